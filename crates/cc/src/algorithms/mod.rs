@@ -1,0 +1,3 @@
+//! One congestion controller per file, each registered in [`crate::registry`].
+
+pub mod reno;

@@ -1,0 +1,183 @@
+//! The congestion-controller trait and the events that drive it.
+//!
+//! The split of work follows Linux (`struct tcp_congestion_ops`): the *sender* detects loss,
+//! runs loss recovery (RFC 6675 + RFC 6937 PRR, or Reno/NewReno) and computes RTT and
+//! delivery-rate samples; the *controller* decides cwnd, ssthresh and optionally a pacing
+//! rate. Everything is in bytes; time comes in as arguments. No method allocates.
+
+use crate::time::{SimDuration, SimTime};
+
+/// `ssthresh` value meaning "no threshold yet" (RFC 5681 §3.1: "arbitrarily high").
+pub const UNLIMITED: u64 = u64::MAX;
+
+/// What a controller is built with: the connection's segment size and initial windows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CcConfig {
+    /// Sender maximum segment size (payload bytes).
+    pub mss: u64,
+    /// Initial congestion window in bytes (RFC 6928 default: 10 segments).
+    pub initial_cwnd: u64,
+    /// Initial slow-start threshold in bytes, `UNLIMITED` for none.
+    pub initial_ssthresh: u64,
+}
+
+impl CcConfig {
+    pub fn new(mss: u64) -> Self {
+        CcConfig {
+            mss,
+            initial_cwnd: 10 * mss,
+            initial_ssthresh: UNLIMITED,
+        }
+    }
+}
+
+/// A delivery-rate sample (draft-cheng-iccrg-delivery-rate-estimation §3.3), taken from the
+/// most recently sent of the segments this ACK delivered.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RateSample {
+    /// Bytes delivered over `interval` (`C.delivered - P.delivered`).
+    pub delivered: u64,
+    /// max(send_elapsed, ack_elapsed); never zero.
+    pub interval: SimDuration,
+    /// `C.delivered` when the sampled segment was sent; rounds are counted with it.
+    pub prior_delivered: u64,
+    /// The sampled segment was sent while the application had nothing more to send, so the
+    /// rate may underestimate the path (draft §3.5).
+    pub is_app_limited: bool,
+}
+
+impl RateSample {
+    /// Delivery rate in bits per second.
+    pub fn rate_bps(&self) -> f64 {
+        self.delivered as f64 * 8.0 / self.interval.as_secs_f64()
+    }
+}
+
+/// One ACK that acknowledged new data, cumulatively or by SACK.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Ack {
+    pub now: SimTime,
+    /// Bytes newly acknowledged by this ACK (cumulative advance plus newly SACKed bytes).
+    pub bytes_acked: u64,
+    /// RTT measured from this ACK (Karn: only from never-retransmitted segments; the most
+    /// recently sent newly acknowledged segment is used, as Linux does for `ca_rtt_us`).
+    pub rtt: Option<SimDuration>,
+    /// Smallest RTT sample of the connection so far.
+    pub min_rtt: Option<SimDuration>,
+    /// RFC 6298 smoothed RTT after this ACK.
+    pub srtt: Option<SimDuration>,
+    /// Bytes in flight (RFC 6675 "pipe") before this ACK was processed.
+    pub prior_in_flight: u64,
+    /// Bytes in flight after this ACK was processed.
+    pub bytes_in_flight: u64,
+    /// Total bytes delivered to the peer so far (`C.delivered`).
+    pub delivered: u64,
+    /// Bytes this ACK caused the sender to mark lost (RFC 6675 IsLost), if any.
+    pub newly_lost: u64,
+    /// Cumulative acknowledgment point after this ACK (first unacknowledged byte).
+    pub snd_una: u64,
+    /// Next new byte the sender will send; an ACK with `snd_una` past the `snd_nxt` recorded
+    /// at some earlier time ends the round trip that started then (Linux Vegas, HyStart).
+    pub snd_nxt: u64,
+    /// Delivery-rate sample, if this ACK delivered a segment with send-time state.
+    pub rate_sample: Option<RateSample>,
+    /// The sender is in loss recovery (fast recovery or after a timeout). Window-growth
+    /// rules of loss-based controllers do not run here (Linux `tcp_may_raise_cwnd`).
+    pub in_recovery: bool,
+    /// The sender used its whole window recently (RFC 7661; Linux `tcp_is_cwnd_limited`).
+    /// A controller must not grow cwnd when the application or the receive window, not cwnd,
+    /// limited the sender.
+    pub cwnd_limited: bool,
+}
+
+impl Ack {
+    /// Whether a loss-based window-growth rule may run on this ACK.
+    pub fn may_grow(&self) -> bool {
+        !self.in_recovery && self.cwnd_limited
+    }
+}
+
+/// A congestion signal that starts a window reduction: loss detected by duplicate ACKs or SACK
+/// (the start of fast recovery). Raised at most once per recovery episode.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CongestionEvent {
+    pub now: SimTime,
+    /// FlightSize when the loss was detected (RFC 5681 eq. 4 uses it for ssthresh).
+    pub bytes_in_flight: u64,
+    /// Smoothed RTT at the time, if any sample exists.
+    pub srtt: Option<SimDuration>,
+    /// Smallest RTT seen so far.
+    pub min_rtt: Option<SimDuration>,
+}
+
+/// A retransmission timeout fired (RFC 6298 §5.4–5.7).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TimeoutEvent {
+    pub now: SimTime,
+    /// FlightSize before the timeout marked the outstanding data lost.
+    pub bytes_in_flight: u64,
+}
+
+/// A congestion controller: a pure state machine over bytes and nanoseconds.
+///
+/// Call order per ACK: the sender updates its scoreboard, then calls [`on_ack`] (if the ACK
+/// delivered new data) and, for the first loss of an episode, [`on_congestion_event`]. The
+/// sender reads [`cwnd`] and [`pacing_rate`] whenever it may transmit.
+///
+/// [`on_ack`]: CongestionControl::on_ack
+/// [`on_congestion_event`]: CongestionControl::on_congestion_event
+/// [`cwnd`]: CongestionControl::cwnd
+/// [`pacing_rate`]: CongestionControl::pacing_rate
+pub trait CongestionControl: Send {
+    /// The registry name (`"reno"`, `"cubic"`, …).
+    fn name(&self) -> &'static str;
+
+    /// Every ACK that delivered new data, in every sender state. Loss-based growth should be
+    /// gated on [`Ack::may_grow`]; measurement (RTT filters, bandwidth estimates) should not.
+    fn on_ack(&mut self, ack: &Ack);
+
+    /// Fast-retransmit loss detection: set ssthresh, and cwnd to the window to use when
+    /// recovery ends (RFC 5681 §3.2 step 2). During recovery the sender paces its
+    /// transmissions with PRR or Reno inflation and reads cwnd again when recovery ends.
+    fn on_congestion_event(&mut self, event: &CongestionEvent);
+
+    /// Retransmission timeout: set ssthresh and cwnd (usually the 1-segment loss window).
+    fn on_retransmission_timeout(&mut self, event: &TimeoutEvent);
+
+    /// Loss recovery ended (the cumulative ACK passed the recovery point).
+    fn on_recovery_exit(&mut self, _now: SimTime) {}
+
+    /// A data segment (new or retransmitted) left the sender.
+    fn on_packet_sent(&mut self, _now: SimTime, _bytes: u64, _bytes_in_flight: u64) {}
+
+    /// Congestion window in bytes.
+    fn cwnd(&self) -> u64;
+
+    /// Slow-start threshold in bytes; [`UNLIMITED`] before the first reduction.
+    fn ssthresh(&self) -> u64;
+
+    /// Pacing rate in bits per second; `None` sends as fast as the window allows.
+    fn pacing_rate(&self) -> Option<u64> {
+        None
+    }
+
+    /// `true` when the controller sets cwnd itself during loss recovery (BBR's packet
+    /// conservation), so the sender must not apply PRR or Reno inflation.
+    fn controls_recovery_window(&self) -> bool {
+        false
+    }
+
+    /// A short label for the controller's current mode, for traces (`"startup"`, `"ca"`…).
+    fn mode(&self) -> &'static str {
+        if self.cwnd() < self.ssthresh() {
+            "slow_start"
+        } else {
+            "congestion_avoidance"
+        }
+    }
+}
+
+/// RFC 5681 eq. (4): `ssthresh = max(FlightSize / 2, 2*SMSS)`.
+pub fn half_flight_ssthresh(bytes_in_flight: u64, mss: u64) -> u64 {
+    (bytes_in_flight / 2).max(2 * mss)
+}

@@ -1,0 +1,23 @@
+//! cclab-cc: congestion-control algorithms as pure state machines.
+//!
+//! Each controller implements [`CongestionControl`]: ACK, loss and timeout events come in with
+//! the time and the measurements the sender made; cwnd, ssthresh and an optional pacing rate
+//! come out. There is no I/O and no clock, so the simulator, an emulator and unit tests drive
+//! the same code. Controllers are found by name in [`registry`].
+
+pub mod algorithms;
+pub mod controller;
+pub mod params;
+pub mod registry;
+pub mod slow_start;
+#[doc(hidden)]
+pub mod test_support;
+pub mod time;
+
+pub use controller::{
+    Ack, CcConfig, CongestionControl, CongestionEvent, RateSample, TimeoutEvent, UNLIMITED,
+};
+pub use params::{ParamError, ParamInput, ParamKind, ParamSpec, ParamValue, Params};
+pub use registry::{ALGORITHMS, AlgorithmInfo, SLOW_STARTS, UnknownName};
+pub use slow_start::{SlowStart, SlowStartInfo, Window};
+pub use time::{SimDuration, SimTime};

@@ -1,0 +1,148 @@
+//! Every controller and slow-start variant by name, with its parameters and reference.
+//! `cclab algorithms`, scenario validation and the simulator all look algorithms up here.
+
+use thiserror::Error;
+
+use crate::algorithms;
+use crate::controller::{CcConfig, CongestionControl};
+use crate::params::{ParamSpec, Params, did_you_mean};
+use crate::slow_start::{self, SlowStart, SlowStartInfo};
+
+/// A congestion controller in the registry.
+pub struct AlgorithmInfo {
+    pub name: &'static str,
+    /// Other names accepted for the same controller.
+    pub aliases: &'static [&'static str],
+    pub summary: &'static str,
+    /// Primary source(s) the implementation follows.
+    pub reference: &'static str,
+    pub params: &'static [ParamSpec],
+    /// Whether the `slow_start` scenario key applies (false for controllers with their own
+    /// start-up, such as Vegas or BBR).
+    pub uses_slow_start: bool,
+    pub build: fn(&CcConfig, &Params, Box<dyn SlowStart>) -> Box<dyn CongestionControl>,
+}
+
+/// Controllers, in the order `cclab algorithms` lists them.
+pub const ALGORITHMS: &[&AlgorithmInfo] = &[&algorithms::reno::INFO];
+
+/// Slow-start variants, in listing order.
+pub const SLOW_STARTS: &[&SlowStartInfo] = &[&slow_start::standard::INFO];
+
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+#[error("unknown {what} `{name}`{}", match .suggestion {
+    Some(s) => format!("; did you mean `{s}`?"),
+    None => format!("; known: {}", .known),
+})]
+pub struct UnknownName {
+    pub what: &'static str,
+    pub name: String,
+    pub suggestion: Option<&'static str>,
+    pub known: String,
+}
+
+pub fn find_algorithm(name: &str) -> Result<&'static AlgorithmInfo, UnknownName> {
+    ALGORITHMS
+        .iter()
+        .copied()
+        .find(|a| a.name == name || a.aliases.contains(&name))
+        .ok_or_else(|| {
+            let all = || {
+                ALGORITHMS
+                    .iter()
+                    .flat_map(|a| std::iter::once(&a.name).chain(a.aliases.iter()))
+                    .copied()
+            };
+            UnknownName {
+                what: "algorithm",
+                name: name.to_string(),
+                suggestion: did_you_mean(name, all()),
+                known: all().collect::<Vec<_>>().join(", "),
+            }
+        })
+}
+
+pub fn find_slow_start(name: &str) -> Result<&'static SlowStartInfo, UnknownName> {
+    SLOW_STARTS
+        .iter()
+        .copied()
+        .find(|s| s.name == name)
+        .ok_or_else(|| UnknownName {
+            what: "slow-start variant",
+            name: name.to_string(),
+            suggestion: did_you_mean(name, SLOW_STARTS.iter().map(|s| s.name)),
+            known: SLOW_STARTS
+                .iter()
+                .map(|s| s.name)
+                .collect::<Vec<_>>()
+                .join(", "),
+        })
+}
+
+/// Build a controller from validated parameters.
+pub fn build(
+    algorithm: &AlgorithmInfo,
+    params: &Params,
+    slow_start: &SlowStartInfo,
+    slow_start_params: &Params,
+    config: &CcConfig,
+) -> Box<dyn CongestionControl> {
+    let slow_start = (slow_start.build)(config, slow_start_params);
+    (algorithm.build)(config, params, slow_start)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_and_aliases_resolve() {
+        assert_eq!(find_algorithm("reno").unwrap().name, "reno");
+        assert_eq!(find_algorithm("newreno").unwrap().name, "reno");
+        assert_eq!(find_slow_start("standard").unwrap().name, "standard");
+    }
+
+    #[test]
+    fn unknown_names_get_a_suggestion() {
+        let err = find_algorithm("renoo").err().unwrap();
+        assert_eq!(
+            err.to_string(),
+            "unknown algorithm `renoo`; did you mean `reno`?"
+        );
+    }
+
+    #[test]
+    fn every_entry_builds_with_defaults_and_reports_its_name() {
+        let config = CcConfig::new(1448);
+        for algorithm in ALGORITHMS {
+            for slow_start in SLOW_STARTS {
+                let cc = build(
+                    algorithm,
+                    &Params::defaults(algorithm.params),
+                    slow_start,
+                    &Params::defaults(slow_start.params),
+                    &config,
+                );
+                assert_eq!(cc.name(), algorithm.name);
+                assert!(
+                    cc.cwnd() >= config.mss,
+                    "{} starts below one MSS",
+                    algorithm.name
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn names_are_unique() {
+        let mut names: Vec<&str> = ALGORITHMS
+            .iter()
+            .flat_map(|a| std::iter::once(&a.name).chain(a.aliases.iter()))
+            .copied()
+            .collect();
+        names.sort();
+        let before = names.len();
+        names.dedup();
+        assert_eq!(before, names.len(), "duplicate algorithm name or alias");
+    }
+}

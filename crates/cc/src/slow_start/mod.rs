@@ -1,0 +1,38 @@
+//! Slow start as a part that any loss-based controller can swap.
+//!
+//! A controller owns cwnd and ssthresh and hands both to its [`SlowStart`] for every ACK that
+//! arrives while `cwnd < ssthresh`. The variant grows cwnd and may end slow start early by
+//! lowering ssthresh (HyStart does). Congestion avoidance stays the controller's business.
+
+pub mod standard;
+
+use crate::controller::{Ack, CcConfig};
+use crate::params::{ParamSpec, Params};
+
+/// The part of the window state a slow-start variant may change.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Window {
+    pub cwnd: u64,
+    pub ssthresh: u64,
+    pub mss: u64,
+}
+
+pub trait SlowStart: Send {
+    fn name(&self) -> &'static str;
+
+    /// Grow `window.cwnd` for one ACK that arrived while `cwnd < ssthresh` and
+    /// [`Ack::may_grow`] holds. Lowering `window.ssthresh` ends slow start.
+    fn on_ack(&mut self, window: &mut Window, ack: &Ack);
+
+    /// Slow start begins again (after a retransmission timeout): forget per-episode state.
+    fn restart(&mut self) {}
+}
+
+/// A slow-start variant in the registry.
+pub struct SlowStartInfo {
+    pub name: &'static str,
+    pub summary: &'static str,
+    pub reference: &'static str,
+    pub params: &'static [ParamSpec],
+    pub build: fn(&CcConfig, &Params) -> Box<dyn SlowStart>,
+}
