@@ -8,6 +8,9 @@ use crate::controller::{CcConfig, CongestionControl};
 use crate::params::{ParamSpec, Params, did_you_mean};
 use crate::slow_start::{self, SlowStart, SlowStartInfo};
 
+/// Builds a controller from its validated parameters and its slow-start part.
+pub type BuildController = fn(&CcConfig, &Params, Box<dyn SlowStart>) -> Box<dyn CongestionControl>;
+
 /// A congestion controller in the registry.
 pub struct AlgorithmInfo {
     pub name: &'static str,
@@ -20,7 +23,7 @@ pub struct AlgorithmInfo {
     /// Whether the `slow_start` scenario key applies (false for controllers with their own
     /// start-up, such as Vegas or BBR).
     pub uses_slow_start: bool,
-    pub build: fn(&CcConfig, &Params, Box<dyn SlowStart>) -> Box<dyn CongestionControl>,
+    pub build: BuildController,
 }
 
 /// Controllers, in the order `cclab algorithms` lists them.
