@@ -26,6 +26,18 @@ pub struct AlgorithmInfo {
     pub build: BuildController,
 }
 
+impl std::fmt::Debug for AlgorithmInfo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "AlgorithmInfo({})", self.name)
+    }
+}
+
+impl std::fmt::Debug for SlowStartInfo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "SlowStartInfo({})", self.name)
+    }
+}
+
 /// Controllers, in the order `cclab algorithms` lists them.
 pub const ALGORITHMS: &[&AlgorithmInfo] = &[&algorithms::reno::INFO];
 

@@ -1,0 +1,620 @@
+//! TOML → [`Scenario`], with one-sentence errors that name the file and the key.
+//!
+//! The file is read as a plain TOML table and walked section by section, so that every
+//! unknown key (a typo) is reported with its full path and a suggestion, and every value is
+//! checked with the units and ranges that key allows.
+
+use cclab_cc::params::did_you_mean;
+use cclab_cc::registry::{find_algorithm, find_slow_start};
+use cclab_cc::{ParamInput, Params, SimDuration, SimTime};
+use toml::{Table, Value};
+
+use crate::error::ScenarioError;
+use crate::model::*;
+use crate::units::{parse_bdp_multiple, parse_bytes, parse_duration, parse_rate};
+
+/// Validate a whole scenario table. `file` names the source in messages.
+pub fn scenario_from_table(file: &str, root: &Table) -> Result<Scenario, ScenarioError> {
+    let root = Section {
+        file,
+        path: String::new(),
+        table: root,
+    };
+    root.allow_only(&["name", "duration", "seed", "topology", "flows", "output"])?;
+
+    let name = match root.get("name") {
+        None => default_name(file),
+        Some(Value::String(s)) if !s.trim().is_empty() => s.clone(),
+        Some(_) => return Err(root.invalid("name", "must be a non-empty string")),
+    };
+    let duration = root.duration_or("duration", "60s")?;
+    if duration.is_zero() {
+        return Err(root.invalid("duration", "must be longer than zero"));
+    }
+    let seed = match root.get("seed") {
+        None => 1,
+        Some(Value::Integer(i)) if *i >= 0 => *i as u64,
+        Some(_) => return Err(root.invalid("seed", "must be a non-negative integer")),
+    };
+
+    let topology = dumbbell(
+        &root
+            .section("topology")?
+            .unwrap_or_else(|| root.empty("topology")),
+    )?;
+
+    let flows = match root.get("flows") {
+        Some(Value::Array(items)) if !items.is_empty() => items
+            .iter()
+            .enumerate()
+            .map(|(i, item)| match item {
+                Value::Table(t) => flow_group(&Section {
+                    file,
+                    path: format!("flows.{i}"),
+                    table: t,
+                }),
+                _ => Err(root.invalid(&format!("flows.{i}"), "must be a table ([[flows]])")),
+            })
+            .collect::<Result<Vec<_>, _>>()?,
+        Some(Value::Array(_)) | None => {
+            return Err(root.invalid(
+                "flows",
+                "no flows; add at least one [[flows]] table with a `cc` key",
+            ));
+        }
+        Some(_) => return Err(root.invalid("flows", "must be an array of [[flows]] tables")),
+    };
+
+    let output = match root.section("output")? {
+        Some(section) => {
+            section.allow_only(&["interval"])?;
+            let interval = section.duration_or("interval", "10ms")?;
+            if interval.is_zero() {
+                return Err(section.invalid("interval", "must be longer than zero"));
+            }
+            Output { interval }
+        }
+        None => Output {
+            interval: SimDuration::from_millis(10),
+        },
+    };
+
+    let scenario = Scenario {
+        name,
+        source: file.to_string(),
+        duration,
+        seed,
+        topology,
+        flows,
+        output,
+    };
+    check_buffers(&root, &scenario)?;
+    Ok(scenario)
+}
+
+/// The file stem, the default scenario name.
+fn default_name(file: &str) -> String {
+    std::path::Path::new(file)
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("scenario")
+        .to_string()
+}
+
+fn dumbbell(section: &Section) -> Result<Dumbbell, ScenarioError> {
+    section.allow_only(&["kind", "bottleneck", "access"])?;
+    match section.get("kind") {
+        None => {}
+        Some(Value::String(kind)) if kind == "dumbbell" => {}
+        Some(Value::String(kind)) => {
+            return Err(section.invalid(
+                "kind",
+                &format!("unknown topology `{kind}`; the only kind so far is \"dumbbell\""),
+            ));
+        }
+        Some(_) => return Err(section.invalid("kind", "must be a string such as \"dumbbell\"")),
+    }
+    let bottleneck_section = section.section("bottleneck")?.ok_or_else(|| {
+        section.invalid(
+            "bottleneck",
+            "missing; write e.g. bottleneck = { rate = \"100Mbps\", delay = \"30ms\" }",
+        )
+    })?;
+    let bottleneck = link(&bottleneck_section, None)?;
+    if bottleneck.delay.is_zero() {
+        return Err(bottleneck_section.invalid("delay", "must be longer than zero"));
+    }
+    let access = match section.section("access")? {
+        Some(access) => link(&access, Some(&bottleneck))?,
+        None => default_access(&bottleneck),
+    };
+    Ok(Dumbbell { bottleneck, access })
+}
+
+/// Access links default to ten times the bottleneck rate, no delay and no buffer limit.
+fn default_access(bottleneck: &Link) -> Link {
+    Link {
+        rate_bps: bottleneck.rate_bps.saturating_mul(10),
+        delay: SimDuration::ZERO,
+        queue: QueueDiscipline::DropTail,
+        buffer: Buffer::Unlimited,
+        loss: 0.0,
+    }
+}
+
+/// A link table. `bottleneck` is `Some` for access links, whose defaults derive from it.
+fn link(section: &Section, bottleneck: Option<&Link>) -> Result<Link, ScenarioError> {
+    section.allow_only(&["rate", "delay", "queue", "buffer", "loss"])?;
+    let defaults = bottleneck.map(default_access);
+    let rate_bps = match (section.get("rate"), &defaults) {
+        (None, Some(d)) => d.rate_bps,
+        (None, None) => {
+            return Err(section.invalid("rate", "missing; write e.g. rate = \"100Mbps\""));
+        }
+        (Some(Value::String(s)), _) => parse_rate(s).map_err(|m| section.invalid("rate", &m))?,
+        (Some(_), _) => {
+            return Err(section.invalid("rate", "must be a string with a unit, e.g. \"100Mbps\""));
+        }
+    };
+    let delay = match (section.get("delay"), &defaults) {
+        (None, Some(d)) => d.delay,
+        (None, None) => {
+            return Err(section.invalid("delay", "missing; write e.g. delay = \"30ms\""));
+        }
+        (Some(_), _) => section.duration("delay")?.expect("the key is present"),
+    };
+    let queue = match section.get("queue") {
+        None => QueueDiscipline::DropTail,
+        Some(Value::String(q)) if q == "droptail" => QueueDiscipline::DropTail,
+        Some(Value::String(q)) => {
+            let hint = did_you_mean(q, ["droptail"])
+                .map(|s| format!("did you mean \"{s}\"?"))
+                .unwrap_or_else(|| "the only discipline so far is \"droptail\"".to_string());
+            return Err(
+                section.invalid("queue", &format!("unknown queue discipline `{q}`; {hint}"))
+            );
+        }
+        Some(_) => return Err(section.invalid("queue", "must be a string such as \"droptail\"")),
+    };
+    let buffer = match section.get("buffer") {
+        None => defaults.as_ref().map_or(Buffer::Bdp(1.0), |d| d.buffer),
+        Some(Value::Integer(p)) if *p > 0 => Buffer::Packets(*p as u64),
+        Some(Value::Integer(_)) => {
+            return Err(section.invalid("buffer", "must hold at least one packet"));
+        }
+        Some(Value::String(s)) if s == "unlimited" => Buffer::Unlimited,
+        Some(Value::String(s)) => match parse_bdp_multiple(s) {
+            Some(multiple) => Buffer::Bdp(multiple.map_err(|m| section.invalid("buffer", &m))?),
+            None => {
+                let bytes = parse_bytes(s).map_err(|m| {
+                    section.invalid(
+                        "buffer",
+                        &format!("{m} (or packets as an integer, or \"1bdp\")"),
+                    )
+                })?;
+                if bytes == 0 {
+                    return Err(section.invalid("buffer", "must hold at least one packet"));
+                }
+                Buffer::Bytes(bytes)
+            }
+        },
+        Some(_) => {
+            return Err(section.invalid(
+                "buffer",
+                "must be packets (integer), bytes (\"150KB\") or a BDP multiple (\"1bdp\")",
+            ));
+        }
+    };
+    let loss = match section.get("loss") {
+        None => 0.0,
+        Some(v) => match as_f64(v) {
+            Some(p) if (0.0..1.0).contains(&p) => p,
+            _ => {
+                return Err(section.invalid("loss", "must be a probability in [0, 1), e.g. 0.0001"));
+            }
+        },
+    };
+    Ok(Link {
+        rate_bps,
+        delay,
+        queue,
+        buffer,
+        loss,
+    })
+}
+
+/// A byte buffer smaller than one packet, or a BDP multiple that rounds to no packet, would
+/// drop everything: reject it here, where the packet size is known.
+fn check_buffers(root: &Section, scenario: &Scenario) -> Result<(), ScenarioError> {
+    let packet = scenario.packet_bytes();
+    match scenario.topology.bottleneck.buffer {
+        Buffer::Bytes(bytes) if bytes < packet => Err(root.invalid(
+            "topology.bottleneck.buffer",
+            &format!("{bytes} bytes cannot hold one {packet}-byte packet"),
+        )),
+        Buffer::Bdp(multiple) if (scenario.bdp_bytes() as f64 * multiple) < packet as f64 / 2.0 => {
+            Err(root.invalid(
+                "topology.bottleneck.buffer",
+                &format!(
+                    "{multiple}bdp is less than half a packet (the BDP is {} bytes); give packets instead",
+                    scenario.bdp_bytes()
+                ),
+            ))
+        }
+        _ => Ok(()),
+    }
+}
+
+const FLOW_KEYS: &[&str] = &[
+    "cc",
+    "count",
+    "start",
+    "size",
+    "extra_rtt",
+    "mss",
+    "header_bytes",
+    "initial_window",
+    "initial_ssthresh",
+    "slow_start",
+    "slow_start_params",
+    "recovery",
+    "delayed_ack",
+    "delayed_ack_timeout",
+    "receive_window",
+    "min_rto",
+    "pacing",
+    "params",
+    "drop",
+];
+
+fn flow_group(section: &Section) -> Result<FlowGroup, ScenarioError> {
+    section.allow_only(FLOW_KEYS)?;
+    let cc_name = match section.get("cc") {
+        Some(Value::String(s)) => s,
+        Some(_) => return Err(section.invalid("cc", "must be an algorithm name such as \"cubic\"")),
+        None => {
+            return Err(section.invalid("cc", "missing; name an algorithm from `cclab algorithms`"));
+        }
+    };
+    let cc = find_algorithm(cc_name).map_err(|e| section.invalid("cc", &e.to_string()))?;
+    let params = params_table(section, "params", cc.params)?;
+
+    let count = section.integer_or("count", 1, 1, 100_000)? as u32;
+    let start = SimTime::ZERO + section.duration_or("start", "0s")?;
+    let size = match section.get("size") {
+        None => None,
+        Some(Value::String(s)) if s == "unlimited" => None,
+        Some(Value::Integer(b)) if *b > 0 => Some(*b as u64),
+        Some(Value::String(s)) => match parse_bytes(s) {
+            Ok(0) => return Err(section.invalid("size", "must be at least one byte")),
+            Ok(b) => Some(b),
+            Err(m) => return Err(section.invalid("size", &m)),
+        },
+        Some(_) => {
+            return Err(section.invalid("size", "must be \"unlimited\" or a size such as \"1MB\""));
+        }
+    };
+    let extra_rtt = section.duration_or("extra_rtt", "0ms")?;
+    let mss = section.integer_or("mss", 1448, 64, 65_000)? as u64;
+    let header_bytes = section.integer_or("header_bytes", 52, 0, 1000)? as u64;
+
+    let initial_window = match section.get("initial_window") {
+        None => 10 * mss,
+        Some(Value::Integer(segments)) if (1..=1000).contains(segments) => *segments as u64 * mss,
+        // RFC 3390: min(4*MSS, max(2*MSS, 4380 bytes)).
+        Some(Value::String(s)) if s == "rfc3390" => (4 * mss).min((2 * mss).max(4380)),
+        // RFC 6928: min(10*MSS, max(2*MSS, 14600 bytes)).
+        Some(Value::String(s)) if s == "rfc6928" => (10 * mss).min((2 * mss).max(14600)),
+        Some(_) => {
+            return Err(section.invalid(
+                "initial_window",
+                "must be segments (1 to 1000), \"rfc3390\" or \"rfc6928\"",
+            ));
+        }
+    };
+    let initial_ssthresh = match section.get("initial_ssthresh") {
+        None => InitialSsthresh::Unlimited,
+        Some(Value::String(s)) if s == "unlimited" => InitialSsthresh::Unlimited,
+        Some(Value::Integer(segments)) if *segments >= 2 => {
+            InitialSsthresh::Bytes(*segments as u64 * mss)
+        }
+        Some(Value::String(s)) => match parse_bytes(s) {
+            Ok(b) if b >= 2 * mss => InitialSsthresh::Bytes(b),
+            Ok(_) => {
+                return Err(section.invalid("initial_ssthresh", "must be at least 2 segments"));
+            }
+            Err(m) => return Err(section.invalid("initial_ssthresh", &m)),
+        },
+        Some(_) => {
+            return Err(section.invalid(
+                "initial_ssthresh",
+                "must be \"unlimited\", segments (integer, at least 2) or bytes (\"64KB\")",
+            ));
+        }
+    };
+
+    let (slow_start, slow_start_shorthand) = match section.get("slow_start") {
+        None => ("standard", None),
+        Some(Value::String(s)) => match s.split_once(':') {
+            Some((name, arg)) => (name, Some(arg)),
+            None => (s.as_str(), None),
+        },
+        Some(_) => {
+            return Err(section.invalid("slow_start", "must be a name such as \"standard\""));
+        }
+    };
+    let slow_start =
+        find_slow_start(slow_start).map_err(|e| section.invalid("slow_start", &e.to_string()))?;
+    if !cc.uses_slow_start
+        && (slow_start.name != "standard" || section.get("slow_start_params").is_some())
+    {
+        return Err(section.invalid(
+            "slow_start",
+            &format!(
+                "`{}` has its own start-up and does not use a slow-start variant; remove the key",
+                cc.name
+            ),
+        ));
+    }
+    let mut slow_start_params = params_table(section, "slow_start_params", slow_start.params)?;
+    if let Some(arg) = slow_start_shorthand {
+        let first = slow_start.params.first().ok_or_else(|| {
+            section.invalid(
+                "slow_start",
+                &format!("`{}` takes no argument after `:`", slow_start.name),
+            )
+        })?;
+        slow_start_params
+            .set(first.name, &input_from_word(arg))
+            .map_err(|e| section.invalid("slow_start", &e.to_string()))?;
+    }
+
+    let recovery = match section.get("recovery") {
+        None => Recovery::Sack,
+        Some(Value::String(s)) => match s.as_str() {
+            "reno" => Recovery::Reno,
+            "newreno" => Recovery::NewReno,
+            "sack" => Recovery::Sack,
+            other => {
+                let hint = did_you_mean(other, ["reno", "newreno", "sack"])
+                    .map(|s| format!("did you mean \"{s}\"?"))
+                    .unwrap_or_else(|| "use \"reno\", \"newreno\" or \"sack\"".to_string());
+                return Err(
+                    section.invalid("recovery", &format!("unknown recovery `{other}`; {hint}"))
+                );
+            }
+        },
+        Some(_) => {
+            return Err(section.invalid("recovery", "must be \"reno\", \"newreno\" or \"sack\""));
+        }
+    };
+    let delayed_ack_enabled = match section.get("delayed_ack") {
+        None => true,
+        Some(Value::Boolean(b)) => *b,
+        Some(_) => return Err(section.invalid("delayed_ack", "must be true or false")),
+    };
+    let delayed_ack_timeout = section.duration_or("delayed_ack_timeout", "40ms")?;
+    if delayed_ack_timeout.is_zero() {
+        return Err(section.invalid("delayed_ack_timeout", "must be longer than zero"));
+    }
+    let receive_window = match section.get("receive_window") {
+        None => None,
+        Some(Value::String(s)) if s == "unlimited" => None,
+        Some(Value::Integer(segments)) if *segments >= 1 => Some(*segments as u64 * mss),
+        Some(Value::String(s)) => match parse_bytes(s) {
+            Ok(b) if b >= mss => Some(b),
+            Ok(_) => {
+                return Err(section.invalid(
+                    "receive_window",
+                    &format!("must allow at least one segment ({mss} bytes)"),
+                ));
+            }
+            Err(m) => return Err(section.invalid("receive_window", &m)),
+        },
+        Some(_) => {
+            return Err(section.invalid(
+                "receive_window",
+                "must be \"unlimited\", segments (integer) or bytes (\"64KB\")",
+            ));
+        }
+    };
+    let min_rto = section.duration_or("min_rto", "200ms")?;
+    if min_rto.is_zero() {
+        return Err(section.invalid("min_rto", "must be longer than zero"));
+    }
+    let pacing = match section.get("pacing") {
+        None => false,
+        Some(Value::Boolean(b)) => *b,
+        Some(_) => return Err(section.invalid("pacing", "must be true or false")),
+    };
+    let drop = match section.get("drop") {
+        None => Vec::new(),
+        Some(Value::Array(items)) => {
+            let mut indexes = items
+                .iter()
+                .map(|v| match v {
+                    Value::Integer(i) if *i >= 0 => Ok(*i as u64),
+                    _ => {
+                        Err(section.invalid("drop", "must list segment indexes (integers from 0)"))
+                    }
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            indexes.sort_unstable();
+            indexes.dedup();
+            indexes
+        }
+        Some(_) => {
+            return Err(section.invalid("drop", "must be an array of segment indexes, e.g. [100]"));
+        }
+    };
+
+    Ok(FlowGroup {
+        cc,
+        params,
+        count,
+        start,
+        size,
+        extra_rtt,
+        mss,
+        header_bytes,
+        initial_window,
+        initial_ssthresh,
+        slow_start,
+        slow_start_params,
+        recovery,
+        delayed_ack: delayed_ack_enabled.then_some(delayed_ack_timeout),
+        receive_window,
+        min_rto,
+        pacing,
+        drop,
+    })
+}
+
+/// `params = { beta = 0.7 }` checked against an algorithm's declarations.
+fn params_table(
+    section: &Section,
+    key: &str,
+    specs: &'static [cclab_cc::ParamSpec],
+) -> Result<Params, ScenarioError> {
+    let mut params = Params::defaults(specs);
+    let Some(table) = section.section(key)? else {
+        return Ok(params);
+    };
+    for (name, value) in table.table {
+        let input = match value {
+            Value::Integer(i) => ParamInput::Number(*i as f64),
+            Value::Float(x) => ParamInput::Number(*x),
+            Value::Boolean(b) => ParamInput::Bool(*b),
+            Value::String(s) => ParamInput::Text(s.clone()),
+            _ => return Err(table.invalid(name, "must be a number, true/false or a word")),
+        };
+        params
+            .set(name, &input)
+            .map_err(|e| table.invalid(name, &e.to_string()))?;
+    }
+    Ok(params)
+}
+
+/// The argument of `slow_start = "name:arg"`: a number, a boolean or a word.
+fn input_from_word(word: &str) -> ParamInput {
+    if let Ok(x) = word.parse::<f64>() {
+        ParamInput::Number(x)
+    } else if let Ok(b) = word.parse::<bool>() {
+        ParamInput::Bool(b)
+    } else {
+        ParamInput::Text(word.to_string())
+    }
+}
+
+fn as_f64(value: &Value) -> Option<f64> {
+    match value {
+        Value::Integer(i) => Some(*i as f64),
+        Value::Float(x) => Some(*x),
+        _ => None,
+    }
+}
+
+/// One TOML table and its key path, for reading values and naming them in errors.
+struct Section<'a> {
+    file: &'a str,
+    /// "topology.bottleneck", "flows.0"; empty at the root.
+    path: String,
+    table: &'a Table,
+}
+
+impl<'a> Section<'a> {
+    fn key_path(&self, key: &str) -> String {
+        if self.path.is_empty() {
+            key.to_string()
+        } else {
+            format!("{}.{key}", self.path)
+        }
+    }
+
+    fn invalid(&self, key: &str, message: &str) -> ScenarioError {
+        ScenarioError::Invalid {
+            file: self.file.to_string(),
+            key: self.key_path(key),
+            message: message.to_string(),
+        }
+    }
+
+    fn get(&self, key: &str) -> Option<&'a Value> {
+        self.table.get(key)
+    }
+
+    /// Reject keys outside `known`, suggesting the nearest known one.
+    fn allow_only(&self, known: &[&str]) -> Result<(), ScenarioError> {
+        for key in self.table.keys() {
+            if !known.contains(&key.as_str()) {
+                let message = match did_you_mean(key, known.iter().copied()) {
+                    Some(s) => format!("unknown key; did you mean `{s}`?"),
+                    None => format!("unknown key; known keys here: {}", known.join(", ")),
+                };
+                return Err(self.invalid(key, &message));
+            }
+        }
+        Ok(())
+    }
+
+    fn section(&self, key: &str) -> Result<Option<Section<'a>>, ScenarioError> {
+        match self.get(key) {
+            None => Ok(None),
+            Some(Value::Table(table)) => Ok(Some(Section {
+                file: self.file,
+                path: self.key_path(key),
+                table,
+            })),
+            Some(_) => Err(self.invalid(key, "must be a table")),
+        }
+    }
+
+    /// An empty section standing in for an omitted table, so that its own required keys are
+    /// reported by name.
+    fn empty(&self, key: &str) -> Section<'a> {
+        static EMPTY: std::sync::OnceLock<Table> = std::sync::OnceLock::new();
+        Section {
+            file: self.file,
+            path: self.key_path(key),
+            table: EMPTY.get_or_init(Table::new),
+        }
+    }
+
+    fn duration(&self, key: &str) -> Result<Option<SimDuration>, ScenarioError> {
+        match self.get(key) {
+            None => Ok(None),
+            Some(Value::String(s)) => parse_duration(s)
+                .map(Some)
+                .map_err(|m| self.invalid(key, &m)),
+            Some(Value::Integer(_) | Value::Float(_)) => Err(self.invalid(
+                key,
+                "needs a unit; write it as a string such as \"30ms\" or \"2s\"",
+            )),
+            Some(_) => Err(self.invalid(key, "must be a duration such as \"30ms\"")),
+        }
+    }
+
+    fn duration_or(&self, key: &str, default: &str) -> Result<SimDuration, ScenarioError> {
+        Ok(match self.duration(key)? {
+            Some(d) => d,
+            None => parse_duration(default).expect("built-in defaults parse"),
+        })
+    }
+
+    fn integer_or(
+        &self,
+        key: &str,
+        default: i64,
+        min: i64,
+        max: i64,
+    ) -> Result<i64, ScenarioError> {
+        match self.get(key) {
+            None => Ok(default),
+            Some(Value::Integer(i)) if (min..=max).contains(i) => Ok(*i),
+            Some(Value::Integer(i)) => {
+                Err(self.invalid(key, &format!("{i} is outside [{min}, {max}]")))
+            }
+            Some(_) => Err(self.invalid(key, "must be an integer")),
+        }
+    }
+}

@@ -1,0 +1,301 @@
+//! Validation of whole scenario files: the contract's keys, defaults, and one clear error per
+//! malformed input.
+
+use super::*;
+use cclab_cc::{SimDuration, SimTime};
+
+const FULL: &str = r#"
+name = "cubic-vs-reno"
+duration = "60s"
+seed = 1
+
+[topology]
+kind = "dumbbell"
+bottleneck = { rate = "100Mbps", delay = "30ms", queue = "droptail", buffer = "1bdp", loss = 0.0001 }
+access = { rate = "1Gbps", delay = "1ms" }
+
+[[flows]]
+cc = "reno"
+count = 2
+start = "0s"
+size = "unlimited"
+extra_rtt = "0ms"
+mss = 1448
+initial_window = 10
+slow_start = "standard"
+recovery = "sack"
+delayed_ack = true
+receive_window = "unlimited"
+initial_ssthresh = "unlimited"
+params = { }
+drop = [5, 3]
+
+[[flows]]
+cc = "newreno"
+start = "1.5s"
+size = "1MB"
+recovery = "newreno"
+delayed_ack = false
+receive_window = 50
+initial_window = "rfc3390"
+
+[output]
+interval = "10ms"
+"#;
+
+#[test]
+fn every_contract_key_is_understood() {
+    let s = from_str("full.toml", FULL, &[]).unwrap();
+    assert_eq!(s.name, "cubic-vs-reno");
+    assert_eq!(s.duration, SimDuration::from_secs(60));
+    assert_eq!(s.topology.bottleneck.rate_bps, 100_000_000);
+    assert_eq!(s.topology.bottleneck.loss, 0.0001);
+    assert_eq!(s.topology.access.rate_bps, 1_000_000_000);
+    assert_eq!(s.flows.len(), 2);
+    assert_eq!(s.flow_count(), 3);
+    let first = &s.flows[0];
+    assert_eq!(first.cc.name, "reno");
+    assert_eq!(first.drop, vec![3, 5]);
+    assert_eq!(first.delayed_ack, Some(SimDuration::from_millis(40)));
+    assert_eq!(first.initial_window, 10 * 1448);
+    let second = &s.flows[1];
+    assert_eq!(second.start, SimTime::ZERO + SimDuration::from_millis(1500));
+    assert_eq!(second.size, Some(1_000_000));
+    assert_eq!(second.recovery, Recovery::NewReno);
+    assert_eq!(second.delayed_ack, None);
+    assert_eq!(second.receive_window, Some(50 * 1448));
+    // RFC 3390: min(4*1448, max(2*1448, 4380)) = min(5792, 4380) = 4380.
+    assert_eq!(second.initial_window, 4380);
+}
+
+#[test]
+fn bdp_buffer_is_rounded_to_packets() {
+    let s = from_str("full.toml", FULL, &[]).unwrap();
+    // Base RTT = 2 * (1 + 30 + 1) ms = 64 ms; BDP = 100e6 * 0.064 / 8 = 800_000 bytes;
+    // 800_000 / 1500 = 533.3 -> 533 packets.
+    assert_eq!(s.base_rtt(), SimDuration::from_millis(64));
+    assert_eq!(s.bdp_bytes(), 800_000);
+    assert_eq!(
+        s.buffer_limit(s.topology.bottleneck.buffer),
+        (Some(533), None)
+    );
+}
+
+#[test]
+fn minimal_file_gets_documented_defaults() {
+    let text = "[topology]\nbottleneck = { rate = \"10Mbps\", delay = \"10ms\" }\n[[flows]]\ncc = \"reno\"\n";
+    let s = from_str("dir/minimal.toml", text, &[]).unwrap();
+    assert_eq!(s.name, "minimal");
+    assert_eq!(s.duration, SimDuration::from_secs(60));
+    assert_eq!(s.seed, 1);
+    assert_eq!(s.topology.access.rate_bps, 100_000_000);
+    assert_eq!(s.topology.access.buffer, Buffer::Unlimited);
+    assert_eq!(s.topology.bottleneck.buffer, Buffer::Bdp(1.0));
+    assert_eq!(s.flows[0].recovery, Recovery::Sack);
+    assert_eq!(s.flows[0].min_rto, SimDuration::from_millis(200));
+    assert_eq!(s.output.interval, SimDuration::from_millis(10));
+}
+
+#[test]
+fn overrides_apply_before_validation() {
+    let s = from_str(
+        "full.toml",
+        FULL,
+        &[
+            "flows.1.cc=reno".into(),
+            "topology.bottleneck.rate=10Mbps".into(),
+            "seed=9".into(),
+        ],
+    )
+    .unwrap();
+    assert_eq!(s.seed, 9);
+    assert_eq!(s.topology.bottleneck.rate_bps, 10_000_000);
+    let err = from_str("full.toml", FULL, &["flows.0.cc=cubik".into()]).unwrap_err();
+    assert!(
+        err.to_string()
+            .starts_with("full.toml: flows.0.cc: unknown algorithm `cubik`")
+    );
+}
+
+/// Each malformed input: the message names the file and the key; the text says what is wrong.
+#[test]
+fn malformed_inputs_name_file_key_and_problem() {
+    let cases: &[(&str, &str, &str)] = &[
+        (
+            "bottleneck = { rate = \"0Mbps\", delay = \"30ms\" }",
+            "topology.bottleneck.rate",
+            "positive",
+        ),
+        (
+            "bottleneck = { rate = \"-1Mbps\", delay = \"30ms\" }",
+            "topology.bottleneck.rate",
+            "positive",
+        ),
+        (
+            "bottleneck = { rate = \"100\", delay = \"30ms\" }",
+            "topology.bottleneck.rate",
+            "no unit",
+        ),
+        (
+            "bottleneck = { rate = \"100Mbps\", delay = \"-5ms\" }",
+            "topology.bottleneck.delay",
+            "negative",
+        ),
+        (
+            "bottleneck = { rate = \"100Mbps\", delay = \"0ms\" }",
+            "topology.bottleneck.delay",
+            "longer than zero",
+        ),
+        (
+            "bottleneck = { rate = \"100Mbps\", delay = 30 }",
+            "topology.bottleneck.delay",
+            "unit",
+        ),
+        (
+            "bottleneck = { rate = \"100Mbps\", delay = \"30ms\", buffer = 0 }",
+            "topology.bottleneck.buffer",
+            "at least one packet",
+        ),
+        (
+            "bottleneck = { rate = \"100Mbps\", delay = \"30ms\", buffer = \"0KB\" }",
+            "topology.bottleneck.buffer",
+            "at least one packet",
+        ),
+        (
+            "bottleneck = { rate = \"100Mbps\", delay = \"30ms\", buffer = \"100B\" }",
+            "topology.bottleneck.buffer",
+            "cannot hold",
+        ),
+        (
+            "bottleneck = { rate = \"100Mbps\", delay = \"30ms\", bufer = 10 }",
+            "topology.bottleneck.bufer",
+            "did you mean `buffer`",
+        ),
+        (
+            "bottleneck = { rate = \"100Mbps\", delay = \"30ms\", queue = \"red\" }",
+            "topology.bottleneck.queue",
+            "droptail",
+        ),
+        (
+            "bottleneck = { rate = \"100Mbps\", delay = \"30ms\", loss = 1.5 }",
+            "topology.bottleneck.loss",
+            "probability",
+        ),
+        (
+            "kind = \"parking-lot\"\nbottleneck = { rate = \"100Mbps\", delay = \"30ms\" }",
+            "topology.kind",
+            "dumbbell",
+        ),
+    ];
+    for (topology, key, fragment) in cases {
+        let text = format!("[topology]\n{topology}\n[[flows]]\ncc = \"reno\"\n");
+        let message = from_str("bad.toml", &text, &[]).unwrap_err().to_string();
+        assert!(
+            message.starts_with(&format!("bad.toml: {key}: ")),
+            "{message}"
+        );
+        assert!(message.contains(fragment), "{message} lacks {fragment}");
+        assert!(!message.contains('\n'), "{message} is not one line");
+    }
+
+    let topology = "[topology]\nbottleneck = { rate = \"100Mbps\", delay = \"30ms\" }\n";
+    let flow_cases: &[(&str, &str, &str)] = &[
+        ("cc = \"cubik\"", "flows.0.cc", "unknown algorithm"),
+        ("cc = \"renoo\"", "flows.0.cc", "did you mean `reno`"),
+        ("count = 2", "flows.0.cc", "missing"),
+        ("cc = \"reno\"\ncount = 0", "flows.0.count", "outside"),
+        (
+            "cc = \"reno\"\nstrat = \"1s\"",
+            "flows.0.strat",
+            "did you mean `start`",
+        ),
+        ("cc = \"reno\"\nsize = 0", "flows.0.size", "unlimited"),
+        (
+            "cc = \"reno\"\nrecovery = \"sak\"",
+            "flows.0.recovery",
+            "did you mean \"sack\"",
+        ),
+        (
+            "cc = \"reno\"\nslow_start = \"fast\"",
+            "flows.0.slow_start",
+            "unknown slow-start variant",
+        ),
+        (
+            "cc = \"reno\"\nparams = { beta = 0.5 }",
+            "flows.0.params.beta",
+            "unknown parameter",
+        ),
+        (
+            "cc = \"reno\"\ninitial_window = 0",
+            "flows.0.initial_window",
+            "segments",
+        ),
+        (
+            "cc = \"reno\"\nreceive_window = \"10B\"",
+            "flows.0.receive_window",
+            "at least one segment",
+        ),
+        ("cc = \"reno\"\ndrop = [-1]", "flows.0.drop", "indexes"),
+        (
+            "cc = \"reno\"\nmin_rto = \"0ms\"",
+            "flows.0.min_rto",
+            "longer than zero",
+        ),
+    ];
+    for (flow, key, fragment) in flow_cases {
+        let text = format!("{topology}[[flows]]\n{flow}\n");
+        let message = from_str("bad.toml", &text, &[]).unwrap_err().to_string();
+        assert!(
+            message.starts_with(&format!("bad.toml: {key}: ")),
+            "{message}"
+        );
+        assert!(message.contains(fragment), "{message} lacks {fragment}");
+    }
+
+    let root_cases: &[(&str, &str, &str)] = &[
+        ("duration = \"0s\"", "duration", "longer than zero"),
+        ("duraton = \"10s\"", "duraton", "did you mean `duration`"),
+        ("seed = -3", "seed", "non-negative"),
+        (
+            "[output]\ninterval = \"0ms\"",
+            "output.interval",
+            "longer than zero",
+        ),
+    ];
+    for (root, key, fragment) in root_cases {
+        let text = format!("{root}\n{topology}[[flows]]\ncc = \"reno\"\n");
+        let text = if root.starts_with('[') {
+            format!("{topology}[[flows]]\ncc = \"reno\"\n{root}\n")
+        } else {
+            text
+        };
+        let message = from_str("bad.toml", &text, &[]).unwrap_err().to_string();
+        assert!(
+            message.starts_with(&format!("bad.toml: {key}: ")),
+            "{message}"
+        );
+        assert!(message.contains(fragment), "{message} lacks {fragment}");
+    }
+
+    let message = from_str("bad.toml", topology, &[]).unwrap_err().to_string();
+    assert!(
+        message.starts_with("bad.toml: flows: no flows"),
+        "{message}"
+    );
+    let message = from_str("bad.toml", "[[flows]]\ncc = \"reno\"\n", &[])
+        .unwrap_err()
+        .to_string();
+    assert!(
+        message.starts_with("bad.toml: topology.bottleneck: missing"),
+        "{message}"
+    );
+}
+
+#[test]
+fn syntax_errors_report_line_and_column() {
+    let message = from_str("bad.toml", "name = \"x\"\nduration = \n", &[])
+        .unwrap_err()
+        .to_string();
+    assert!(message.starts_with("bad.toml: line 2, column"), "{message}");
+    assert!(!message.contains('\n'), "{message}");
+}
