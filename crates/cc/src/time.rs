@@ -26,7 +26,7 @@ impl SimTime {
         self.0
     }
     pub fn as_secs_f64(self) -> f64 {
-        self.0 as f64 * 1e-9
+        self.0 as f64 / 1e9
     }
     /// Time elapsed since `earlier`, zero if `earlier` is later than `self`.
     pub fn saturating_since(self, earlier: SimTime) -> SimDuration {
@@ -62,10 +62,10 @@ impl SimDuration {
         self.0
     }
     pub fn as_secs_f64(self) -> f64 {
-        self.0 as f64 * 1e-9
+        self.0 as f64 / 1e9
     }
     pub fn as_millis_f64(self) -> f64 {
-        self.0 as f64 * 1e-6
+        self.0 as f64 / 1e6
     }
     pub const fn is_zero(self) -> bool {
         self.0 == 0

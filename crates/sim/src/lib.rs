@@ -1,1 +1,20 @@
+//! cclab-sim: a fast, deterministic packet-level simulator of TCP over a dumbbell.
+//!
+//! Build a [`Simulation`] from a validated [`cclab_scenario::Scenario`], run it with a
+//! [`TraceSink`] for the time series, and get a [`RunResult`] with per-flow and per-link
+//! totals. Time is integer nanoseconds; ties between events break by insertion order; every
+//! random draw comes from a per-component seeded stream. Same scenario and seed, same run.
 
+pub mod event;
+pub mod link;
+pub mod packet;
+pub mod range_set;
+pub mod result;
+pub mod rng;
+pub mod simulation;
+pub mod tcp;
+pub mod trace;
+
+pub use result::{FlowResult, LinkResult, RunResult};
+pub use simulation::{SimError, Simulation};
+pub use trace::{FlowSample, LinkSample, MemorySink, NullSink, TraceSink};

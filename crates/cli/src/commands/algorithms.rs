@@ -1,0 +1,58 @@
+use std::fmt::Write;
+
+use cclab_cc::{ALGORITHMS, ParamSpec, SLOW_STARTS};
+
+fn parameters(out: &mut String, params: &[ParamSpec]) {
+    if params.is_empty() {
+        let _ = writeln!(out, "    (no parameters)");
+    }
+    for p in params {
+        let unit = if p.unit.is_empty() {
+            String::new()
+        } else {
+            format!(" {}", p.unit)
+        };
+        let _ = writeln!(
+            out,
+            "    {:<22} default {}{unit}, range {}: {}",
+            p.name,
+            p.default,
+            p.range_text(),
+            p.doc
+        );
+    }
+}
+
+/// Every controller and slow-start variant with parameters, defaults, units and references.
+pub fn listing() -> String {
+    let mut out = String::from(
+        "Congestion-control algorithms (flows.N.cc; parameters in flows.N.params):\n\n",
+    );
+    for a in ALGORITHMS {
+        let aliases = if a.aliases.is_empty() {
+            String::new()
+        } else {
+            format!(" (also: {})", a.aliases.join(", "))
+        };
+        let _ = writeln!(out, "{}{aliases}: {}", a.name, a.summary);
+        let _ = writeln!(out, "    reference: {}", a.reference);
+        if !a.uses_slow_start {
+            let _ = writeln!(
+                out,
+                "    has its own start-up; the slow_start key does not apply"
+            );
+        }
+        parameters(&mut out, a.params);
+        out.push('\n');
+    }
+    out.push_str(
+        "Slow-start variants (flows.N.slow_start = \"name\" or \"name:arg\", arg setting the first parameter;\nothers in flows.N.slow_start_params):\n\n",
+    );
+    for s in SLOW_STARTS {
+        let _ = writeln!(out, "{}: {}", s.name, s.summary);
+        let _ = writeln!(out, "    reference: {}", s.reference);
+        parameters(&mut out, s.params);
+        out.push('\n');
+    }
+    out
+}

@@ -1,0 +1,3 @@
+pub mod algorithms;
+pub mod check;
+pub mod run;

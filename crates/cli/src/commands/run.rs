@@ -1,0 +1,78 @@
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use cclab_analysis::{CsvSink, summarize, summary_table, write_summary};
+use cclab_sim::Simulation;
+use indicatif::{ProgressBar, ProgressStyle};
+
+use crate::Failure;
+
+pub fn run(
+    file: &Path,
+    out: Option<PathBuf>,
+    overrides: &[String],
+    quiet: bool,
+) -> Result<(), Failure> {
+    let scenario =
+        cclab_scenario::load(file, overrides).map_err(|e| Failure::BadInput(e.into()))?;
+    let dir = out.unwrap_or_else(|| PathBuf::from("out").join(&scenario.name));
+    let failed = |e: anyhow::Error| Failure::RunFailed(e);
+    std::fs::create_dir_all(&dir)
+        .with_context(|| format!("cannot create output folder {}", dir.display()))
+        .map_err(failed)?;
+    let mut sink = CsvSink::create(&dir)
+        .with_context(|| format!("cannot write in {}", dir.display()))
+        .map_err(failed)?;
+
+    let started = Instant::now();
+    let total_ns = scenario.duration.as_nanos();
+    let show_progress = !quiet && std::io::stderr().is_terminal();
+    let mut bar: Option<ProgressBar> = None;
+    let mut progress = |now: cclab_cc::SimTime| {
+        if !show_progress {
+            return;
+        }
+        // Only runs longer than a second get a bar.
+        if bar.is_none() && started.elapsed() > Duration::from_secs(1) {
+            let b = ProgressBar::new(total_ns);
+            b.set_style(
+                ProgressStyle::with_template(
+                    "{bar:40} {percent:>3}% simulated, {elapsed} elapsed, ~{eta} left",
+                )
+                .expect("the template is valid"),
+            );
+            bar = Some(b);
+        }
+        if let Some(b) = &bar {
+            b.set_position(now.as_nanos());
+        }
+    };
+    let result = Simulation::new(&scenario)
+        .run(&mut sink, &mut progress)
+        .with_context(|| format!("{}: the run failed", file.display()))
+        .map_err(failed)?;
+    let wall = started.elapsed().as_secs_f64();
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+
+    sink.commit()
+        .with_context(|| format!("cannot write the time series in {}", dir.display()))
+        .map_err(failed)?;
+    let summary = summarize(&scenario, &result, wall);
+    write_summary(&dir, &summary)
+        .with_context(|| format!("cannot write {}", dir.join("summary.json").display()))
+        .map_err(failed)?;
+    print!("{}", summary_table(&summary));
+    println!(
+        "{} events, {} bottleneck packets in {:.3} s wall ({:.2} M packets/s); output in {}",
+        result.events,
+        summary.run.packets,
+        wall,
+        summary.run.packets as f64 / wall.max(1e-9) / 1e6,
+        dir.display()
+    );
+    Ok(())
+}

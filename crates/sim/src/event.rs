@@ -1,0 +1,187 @@
+//! The event queue: a binary min-heap on (time, insertion order), so simultaneous events run
+//! in the order they were scheduled and every run is reproducible.
+//!
+//! Events are tiny `Copy` values naming what to do; packets wait in their link's own FIFO,
+//! so the heap holds one entry per busy link plus the pending timers, not one per packet.
+
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+
+use cclab_cc::SimTime;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// The packet at the head of this link's propagation FIFO reaches the far end.
+    LinkDelivery(u32),
+    /// A flow's application starts sending.
+    FlowStart(u32),
+    /// A flow's retransmission timer.
+    RetransmissionTimer(u32),
+    /// A flow's pacing timer: the next paced transmission is due.
+    PacingTimer(u32),
+    /// A flow's delayed-ACK timer at the receiver.
+    DelayedAckTimer(u32),
+    /// Record time-series samples.
+    Sample,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    time: SimTime,
+    order: u64,
+    event: Event,
+}
+
+impl PartialEq for Entry {
+    fn eq(&self, other: &Self) -> bool {
+        (self.time, self.order) == (other.time, other.order)
+    }
+}
+impl Eq for Entry {}
+impl PartialOrd for Entry {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Entry {
+    /// Reversed, so that `BinaryHeap` (a max-heap) pops the earliest entry first.
+    fn cmp(&self, other: &Self) -> Ordering {
+        (other.time, other.order).cmp(&(self.time, self.order))
+    }
+}
+
+#[derive(Default)]
+pub struct EventQueue {
+    heap: BinaryHeap<Entry>,
+    inserted: u64,
+}
+
+impl EventQueue {
+    pub fn schedule(&mut self, time: SimTime, event: Event) {
+        self.heap.push(Entry {
+            time,
+            order: self.inserted,
+            event,
+        });
+        self.inserted += 1;
+    }
+
+    pub fn pop(&mut self) -> Option<(SimTime, Event)> {
+        self.heap.pop().map(|e| (e.time, e.event))
+    }
+
+    pub fn peek_time(&self) -> Option<SimTime> {
+        self.heap.peek().map(|e| e.time)
+    }
+
+    pub fn len(&self) -> usize {
+        self.heap.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.heap.is_empty()
+    }
+}
+
+/// A timer that may be re-armed often (the RTO on every ACK) without flooding the heap: the
+/// heap holds at most one live entry per slot, fired at the earliest deadline ever armed;
+/// when it fires early, it re-schedules itself for the current deadline.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TimerSlot {
+    deadline: Option<SimTime>,
+    scheduled: Option<SimTime>,
+}
+
+impl TimerSlot {
+    /// Arm or disarm. Returns the time at which an event must be scheduled, if one is needed.
+    pub fn set(&mut self, deadline: Option<SimTime>) -> Option<SimTime> {
+        self.deadline = deadline;
+        match (deadline, self.scheduled) {
+            (Some(d), None) => {
+                self.scheduled = Some(d);
+                Some(d)
+            }
+            (Some(d), Some(s)) if d < s => {
+                self.scheduled = Some(d);
+                Some(d)
+            }
+            _ => None,
+        }
+    }
+
+    /// An event for this slot fired at `now`. Returns `Fire` if the deadline is due,
+    /// `Reschedule(t)` if the deadline moved later, `Ignore` for a stale or disarmed event.
+    pub fn on_event(&mut self, now: SimTime) -> TimerAction {
+        if self.scheduled != Some(now) {
+            return TimerAction::Ignore; // superseded by an earlier scheduling
+        }
+        self.scheduled = None;
+        match self.deadline {
+            Some(d) if d <= now => {
+                self.deadline = None;
+                TimerAction::Fire
+            }
+            Some(d) => {
+                self.scheduled = Some(d);
+                TimerAction::Reschedule(d)
+            }
+            None => TimerAction::Ignore,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimerAction {
+    Fire,
+    Reschedule(SimTime),
+    Ignore,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn t(ns: u64) -> SimTime {
+        SimTime::from_nanos(ns)
+    }
+
+    #[test]
+    fn pops_in_time_order_and_ties_in_insertion_order() {
+        let mut q = EventQueue::default();
+        q.schedule(t(5), Event::Sample);
+        q.schedule(t(1), Event::FlowStart(2));
+        q.schedule(t(5), Event::FlowStart(0));
+        q.schedule(t(1), Event::FlowStart(1));
+        let order: Vec<_> = std::iter::from_fn(|| q.pop()).collect();
+        assert_eq!(
+            order,
+            vec![
+                (t(1), Event::FlowStart(2)),
+                (t(1), Event::FlowStart(1)),
+                (t(5), Event::Sample),
+                (t(5), Event::FlowStart(0)),
+            ]
+        );
+    }
+
+    #[test]
+    fn timer_slot_reschedules_when_the_deadline_moved_later() {
+        let mut slot = TimerSlot::default();
+        assert_eq!(slot.set(Some(t(10))), Some(t(10)));
+        assert_eq!(slot.set(Some(t(20))), None); // the event at 10 stays in the heap
+        assert_eq!(slot.on_event(t(10)), TimerAction::Reschedule(t(20)));
+        assert_eq!(slot.on_event(t(20)), TimerAction::Fire);
+    }
+
+    #[test]
+    fn timer_slot_ignores_superseded_and_disarmed_events() {
+        let mut slot = TimerSlot::default();
+        slot.set(Some(t(30)));
+        assert_eq!(slot.set(Some(t(10))), Some(t(10))); // earlier: a new event
+        assert_eq!(slot.on_event(t(10)), TimerAction::Fire);
+        assert_eq!(slot.on_event(t(30)), TimerAction::Ignore); // stale
+        slot.set(Some(t(40)));
+        slot.set(None);
+        assert_eq!(slot.on_event(t(40)), TimerAction::Ignore);
+    }
+}

@@ -1,0 +1,46 @@
+//! Packets are small `Copy` values: no payload bytes, only what the endpoints and links need.
+
+/// A SACK block (RFC 2018): bytes `[start, end)` received above the cumulative ACK.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SackBlock {
+    pub start: u64,
+    pub end: u64,
+}
+
+/// Three blocks fit in TCP's 40 option bytes next to the timestamp option (RFC 2018 §3).
+pub const MAX_SACK_BLOCKS: usize = 3;
+
+/// Option bytes of a SACK option with `n` blocks: kind + length, then 8 bytes per block.
+pub const fn sack_option_bytes(n: usize) -> u32 {
+    if n == 0 { 0 } else { 2 + 8 * n as u32 }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PacketKind {
+    Data,
+    Ack,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Packet {
+    pub flow: u32,
+    /// Index of the link on the flow's path that carries the packet now.
+    pub hop: u8,
+    pub kind: PacketKind,
+    /// A data segment sent again.
+    pub retransmission: bool,
+    pub sack_count: u8,
+    /// Bytes on the wire: payload + headers (+ SACK option for ACKs).
+    pub wire_bytes: u32,
+    /// Payload bytes (0 for a pure ACK).
+    pub payload: u32,
+    /// Data: the first byte carried. ACK: the cumulative acknowledgment (next byte expected).
+    pub seq: u64,
+    pub sack: [SackBlock; MAX_SACK_BLOCKS],
+}
+
+impl Packet {
+    pub fn sack_blocks(&self) -> &[SackBlock] {
+        &self.sack[..self.sack_count as usize]
+    }
+}

@@ -1,0 +1,155 @@
+//! A set of byte ranges kept as sorted, disjoint, non-adjacent `[start, end)` intervals.
+//! The receiver keeps out-of-order data in one and the sender its SACKed ranges; both hold as
+//! many ranges as there are holes, which stays small, so a sorted `Vec` is the fastest choice.
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RangeSet {
+    ranges: Vec<(u64, u64)>,
+}
+
+impl RangeSet {
+    pub fn is_empty(&self) -> bool {
+        self.ranges.is_empty()
+    }
+
+    pub fn len(&self) -> usize {
+        self.ranges.len()
+    }
+
+    pub fn iter(&self) -> impl DoubleEndedIterator<Item = (u64, u64)> + '_ {
+        self.ranges.iter().copied()
+    }
+
+    /// Add `[start, end)`; call `newly_covered` for each sub-range that was not in the set
+    /// before, in increasing order. Returns the merged range that now contains `start`.
+    pub fn insert(
+        &mut self,
+        start: u64,
+        end: u64,
+        mut newly_covered: impl FnMut(u64, u64),
+    ) -> (u64, u64) {
+        debug_assert!(start < end, "empty range {start}..{end}");
+        // First range that ends at or after `start` (could touch or overlap).
+        let first = self.ranges.partition_point(|&(_, e)| e < start);
+        let mut merged = (start, end);
+        let mut cursor = start;
+        let mut last = first;
+        while last < self.ranges.len() && self.ranges[last].0 <= end {
+            let (s, e) = self.ranges[last];
+            if s > cursor {
+                newly_covered(cursor, s.min(end));
+            }
+            cursor = cursor.max(e);
+            merged = (merged.0.min(s), merged.1.max(e));
+            last += 1;
+        }
+        if cursor < end {
+            newly_covered(cursor, end);
+        }
+        self.ranges.splice(first..last, std::iter::once(merged));
+        merged
+    }
+
+    /// Remove everything below `point`.
+    pub fn remove_below(&mut self, point: u64) {
+        let keep_from = self.ranges.partition_point(|&(_, e)| e <= point);
+        self.ranges.drain(..keep_from);
+        if let Some(first) = self.ranges.first_mut() {
+            first.0 = first.0.max(point);
+        }
+    }
+
+    /// If the lowest range starts at `point`, remove and return it.
+    pub fn pop_if_starts_at(&mut self, point: u64) -> Option<(u64, u64)> {
+        match self.ranges.first() {
+            Some(&(s, _)) if s <= point => Some(self.ranges.remove(0)),
+            _ => None,
+        }
+    }
+
+    /// The range containing `point`, if any.
+    pub fn containing(&self, point: u64) -> Option<(u64, u64)> {
+        let i = self.ranges.partition_point(|&(_, e)| e <= point);
+        self.ranges.get(i).copied().filter(|&(s, _)| s <= point)
+    }
+
+    /// Total bytes covered.
+    pub fn covered_bytes(&self) -> u64 {
+        self.ranges.iter().map(|(s, e)| e - s).sum()
+    }
+
+    pub fn highest_end(&self) -> Option<u64> {
+        self.ranges.last().map(|&(_, e)| e)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn insert(set: &mut RangeSet, s: u64, e: u64) -> Vec<(u64, u64)> {
+        let mut new = Vec::new();
+        set.insert(s, e, |a, b| new.push((a, b)));
+        new
+    }
+
+    #[test]
+    fn merges_and_reports_only_new_bytes() {
+        let mut set = RangeSet::default();
+        assert_eq!(insert(&mut set, 10, 20), vec![(10, 20)]);
+        assert_eq!(insert(&mut set, 30, 40), vec![(30, 40)]);
+        assert_eq!(insert(&mut set, 15, 35), vec![(20, 30)]);
+        assert_eq!(set.iter().collect::<Vec<_>>(), vec![(10, 40)]);
+        assert_eq!(insert(&mut set, 12, 18), vec![]);
+        // Adjacent ranges merge.
+        assert_eq!(insert(&mut set, 40, 50), vec![(40, 50)]);
+        assert_eq!(set.iter().collect::<Vec<_>>(), vec![(10, 50)]);
+        assert_eq!(set.containing(49), Some((10, 50)));
+        assert_eq!(set.containing(50), None);
+    }
+
+    #[test]
+    fn remove_below_trims_and_drops() {
+        let mut set = RangeSet::default();
+        insert(&mut set, 10, 20);
+        insert(&mut set, 30, 40);
+        set.remove_below(15);
+        assert_eq!(set.iter().collect::<Vec<_>>(), vec![(15, 20), (30, 40)]);
+        set.remove_below(30);
+        assert_eq!(set.iter().collect::<Vec<_>>(), vec![(30, 40)]);
+        assert_eq!(set.pop_if_starts_at(30), Some((30, 40)));
+        assert!(set.is_empty());
+    }
+
+    proptest! {
+        /// Against a bitmap model: the set covers exactly the inserted bytes, reports each
+        /// byte as new exactly once, and stays sorted, disjoint and non-adjacent.
+        #[test]
+        fn matches_a_bitmap(ops in prop::collection::vec((0u64..200, 1u64..30), 1..40)) {
+            let mut set = RangeSet::default();
+            let mut bitmap = [false; 256];
+            for (s, len) in ops {
+                let e = (s + len).min(256);
+                let mut reported = 0;
+                set.insert(s, e, |a, b| {
+                    for byte in a..b {
+                        assert!(!bitmap[byte as usize], "byte {byte} reported twice");
+                        bitmap[byte as usize] = true;
+                        reported += 1;
+                    }
+                });
+                prop_assert!(reported <= e - s);
+                for byte in s..e {
+                    prop_assert!(bitmap[byte as usize]);
+                }
+            }
+            let covered: u64 = bitmap.iter().filter(|b| **b).count() as u64;
+            prop_assert_eq!(set.covered_bytes(), covered);
+            let ranges: Vec<_> = set.iter().collect();
+            for pair in ranges.windows(2) {
+                prop_assert!(pair[0].1 < pair[1].0);
+            }
+        }
+    }
+}

@@ -1,0 +1,488 @@
+//! The world and its event loop: a dumbbell built from a [`Scenario`], flows with their TCP
+//! endpoints and source routes, and the dispatch of events to links, endpoints and timers.
+
+use cclab_cc::registry;
+use cclab_cc::{CcConfig, SimDuration, SimTime, UNLIMITED};
+use cclab_scenario::{InitialSsthresh, Recovery, Scenario};
+
+use crate::event::{Event, EventQueue, TimerAction, TimerSlot};
+use crate::link::{Admission, Link};
+use crate::packet::{Packet, PacketKind};
+use crate::result::{FlowResult, LinkResult, RunResult};
+use crate::rng::Rng;
+use crate::tcp::receiver::{Receiver, ReceiverConfig};
+use crate::tcp::sender::{Sender, SenderConfig};
+use crate::trace::{FlowSample, LinkSample, TraceSink};
+
+/// Links on a flow's path: sender access, bottleneck, receiver access.
+const HOPS: usize = 3;
+const BOTTLENECK: u32 = 0;
+const BOTTLENECK_REVERSE: u32 = 1;
+
+/// How often (in events) the progress callback is called.
+const PROGRESS_EVERY: u64 = 1 << 16;
+
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum SimError {
+    #[error("invariant violated at {time}: {message}")]
+    Invariant { time: SimTime, message: String },
+}
+
+struct Flow {
+    group: u32,
+    start: SimTime,
+    size: Option<u64>,
+    mss: u64,
+    started: bool,
+    sender: Sender,
+    receiver: Receiver,
+    data_path: [u32; HOPS],
+    ack_path: [u32; HOPS],
+    rto: TimerSlot,
+    pacing: TimerSlot,
+    delayed_ack: TimerSlot,
+    /// Sorted data-segment indexes to drop at the bottleneck (first transmissions).
+    drop: Vec<u64>,
+}
+
+/// Packets created by endpoints, consumed by endpoints, and dropped by links: with the
+/// packets still on links they must balance at every instant.
+#[derive(Clone, Copy, Debug, Default)]
+struct Conservation {
+    created: u64,
+    consumed: u64,
+    dropped: u64,
+}
+
+pub struct Simulation {
+    now: SimTime,
+    end: SimTime,
+    interval: SimDuration,
+    queue: EventQueue,
+    links: Vec<Link>,
+    flows: Vec<Flow>,
+    /// Packets a sender emitted during one call, reused to avoid allocation.
+    outbox: Vec<Packet>,
+    events: u64,
+    conservation: Conservation,
+}
+
+impl Simulation {
+    pub fn new(scenario: &Scenario) -> Self {
+        let topology = &scenario.topology;
+        let bottleneck_limit = scenario.buffer_limit(topology.bottleneck.buffer);
+        let access_limit = scenario.buffer_limit(topology.access.buffer);
+        let mut links = vec![
+            Link::new(
+                "bottleneck".into(),
+                topology.bottleneck.rate_bps,
+                topology.bottleneck.delay,
+                bottleneck_limit,
+                topology.bottleneck.loss,
+                Rng::for_component(scenario.seed, "bottleneck-loss"),
+            ),
+            Link::new(
+                "bottleneck-reverse".into(),
+                topology.bottleneck.rate_bps,
+                topology.bottleneck.delay,
+                bottleneck_limit,
+                0.0,
+                Rng::for_component(scenario.seed, "bottleneck-reverse"),
+            ),
+        ];
+        let mut flows = Vec::with_capacity(scenario.flow_count());
+        for (group_index, group) in scenario.flows.iter().enumerate() {
+            for _ in 0..group.count {
+                let id = flows.len() as u32;
+                // extra_rtt goes on the sender's access link, half in each direction.
+                let extra_forward = SimDuration::from_nanos(group.extra_rtt.as_nanos().div_ceil(2));
+                let extra_reverse = group.extra_rtt - extra_forward;
+                let mut access = |name: &str, extra: SimDuration| {
+                    links.push(Link::new(
+                        format!("flow{id}-{name}"),
+                        topology.access.rate_bps,
+                        topology.access.delay + extra,
+                        access_limit,
+                        0.0,
+                        Rng::for_component(scenario.seed, &format!("flow{id}-{name}")),
+                    ));
+                    links.len() as u32 - 1
+                };
+                let sender_up = access("sender-up", extra_forward);
+                let sender_down = access("sender-down", extra_reverse);
+                let receiver_down = access("receiver-down", SimDuration::ZERO);
+                let receiver_up = access("receiver-up", SimDuration::ZERO);
+
+                let cc_config = CcConfig {
+                    mss: group.mss,
+                    initial_cwnd: group.initial_window,
+                    initial_ssthresh: match group.initial_ssthresh {
+                        InitialSsthresh::Unlimited => UNLIMITED,
+                        InitialSsthresh::Bytes(b) => b,
+                    },
+                };
+                let cc = registry::build(
+                    group.cc,
+                    &group.params,
+                    group.slow_start,
+                    &group.slow_start_params,
+                    &cc_config,
+                );
+                let sender = Sender::new(
+                    SenderConfig {
+                        flow: id,
+                        mss: group.mss,
+                        header_bytes: group.header_bytes,
+                        size: group.size,
+                        recovery: group.recovery,
+                        receive_window: group.receive_window,
+                        min_rto: group.min_rto,
+                        pacing: group.pacing,
+                    },
+                    cc,
+                );
+                let receiver = Receiver::new(ReceiverConfig {
+                    flow: id,
+                    header_bytes: group.header_bytes,
+                    sack: group.recovery == Recovery::Sack,
+                    delayed_ack: group.delayed_ack,
+                    size: group.size,
+                });
+                flows.push(Flow {
+                    group: group_index as u32,
+                    start: group.start,
+                    size: group.size,
+                    mss: group.mss,
+                    started: false,
+                    sender,
+                    receiver,
+                    data_path: [sender_up, BOTTLENECK, receiver_down],
+                    ack_path: [receiver_up, BOTTLENECK_REVERSE, sender_down],
+                    rto: TimerSlot::default(),
+                    pacing: TimerSlot::default(),
+                    delayed_ack: TimerSlot::default(),
+                    drop: group.drop.clone(),
+                });
+            }
+        }
+
+        let mut queue = EventQueue::default();
+        for (id, flow) in flows.iter().enumerate() {
+            queue.schedule(flow.start, Event::FlowStart(id as u32));
+        }
+        let interval = scenario.output.interval;
+        queue.schedule(SimTime::ZERO + interval, Event::Sample);
+        Simulation {
+            now: SimTime::ZERO,
+            end: SimTime::ZERO + scenario.duration,
+            interval,
+            queue,
+            links,
+            flows,
+            outbox: Vec::with_capacity(64),
+            events: 0,
+            conservation: Conservation::default(),
+        }
+    }
+
+    /// Run to the end of the scenario, streaming samples to `sink` and calling `progress`
+    /// with the simulated time now and then.
+    pub fn run(
+        mut self,
+        sink: &mut dyn TraceSink,
+        progress: &mut dyn FnMut(SimTime),
+    ) -> Result<RunResult, SimError> {
+        while let Some(time) = self.queue.peek_time() {
+            if time > self.end {
+                break;
+            }
+            let (time, event) = self.queue.pop().expect("peeked");
+            self.now = time;
+            self.events += 1;
+            if self.events.is_multiple_of(PROGRESS_EVERY) {
+                progress(self.now);
+            }
+            self.dispatch(event, sink)?;
+        }
+        self.now = self.end;
+        progress(self.end);
+        self.check_invariants()?;
+        Ok(self.finish())
+    }
+
+    fn dispatch(&mut self, event: Event, sink: &mut dyn TraceSink) -> Result<(), SimError> {
+        match event {
+            Event::LinkDelivery(link) => {
+                let (packet, next) = self.links[link as usize].deliver(self.now);
+                if let Some(next) = next {
+                    self.queue.schedule(next, Event::LinkDelivery(link));
+                }
+                self.forward(packet);
+            }
+            Event::FlowStart(id) => {
+                let flow = &mut self.flows[id as usize];
+                flow.started = true;
+                flow.sender.start(self.now, &mut self.outbox);
+                self.after_sender(id);
+            }
+            Event::RetransmissionTimer(id) => {
+                let flow = &mut self.flows[id as usize];
+                match flow.rto.on_event(self.now) {
+                    TimerAction::Fire => {
+                        flow.sender
+                            .on_retransmission_timeout(self.now, &mut self.outbox);
+                        self.after_sender(id);
+                    }
+                    TimerAction::Reschedule(at) => {
+                        self.queue.schedule(at, Event::RetransmissionTimer(id))
+                    }
+                    TimerAction::Ignore => {}
+                }
+            }
+            Event::PacingTimer(id) => {
+                let flow = &mut self.flows[id as usize];
+                match flow.pacing.on_event(self.now) {
+                    TimerAction::Fire => {
+                        flow.sender.on_pacing_timer(self.now, &mut self.outbox);
+                        self.after_sender(id);
+                    }
+                    TimerAction::Reschedule(at) => self.queue.schedule(at, Event::PacingTimer(id)),
+                    TimerAction::Ignore => {}
+                }
+            }
+            Event::DelayedAckTimer(id) => {
+                let flow = &mut self.flows[id as usize];
+                match flow.delayed_ack.on_event(self.now) {
+                    TimerAction::Fire => {
+                        if let Some(ack) = flow.receiver.on_delayed_ack_timer() {
+                            self.emit(ack);
+                        }
+                    }
+                    TimerAction::Reschedule(at) => {
+                        self.queue.schedule(at, Event::DelayedAckTimer(id))
+                    }
+                    TimerAction::Ignore => {}
+                }
+            }
+            Event::Sample => {
+                self.sample(sink);
+                if cfg!(debug_assertions) {
+                    self.check_invariants()?;
+                }
+                let next = self.now + self.interval;
+                if next <= self.end {
+                    self.queue.schedule(next, Event::Sample);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A packet reached the end of a link: pass it to the next link or to its endpoint.
+    fn forward(&mut self, mut packet: Packet) {
+        let flow = &mut self.flows[packet.flow as usize];
+        let path = match packet.kind {
+            PacketKind::Data => &flow.data_path,
+            PacketKind::Ack => &flow.ack_path,
+        };
+        let next_hop = packet.hop as usize + 1;
+        if next_hop < HOPS {
+            packet.hop = next_hop as u8;
+            let link = path[next_hop];
+            self.offer(link, packet);
+            return;
+        }
+        self.conservation.consumed += 1;
+        let id = packet.flow;
+        match packet.kind {
+            PacketKind::Data => {
+                let ack = flow.receiver.on_data(self.now, &packet);
+                let deadline = flow.receiver.delayed_ack_deadline();
+                if let Some(at) = flow.delayed_ack.set(deadline) {
+                    self.queue.schedule(at, Event::DelayedAckTimer(id));
+                }
+                if let Some(ack) = ack {
+                    self.emit(ack);
+                }
+            }
+            PacketKind::Ack => {
+                flow.sender.on_ack(self.now, &packet, &mut self.outbox);
+                #[cfg(debug_assertions)]
+                {
+                    let cwnd = flow.sender.cc().cwnd();
+                    assert!(cwnd >= flow.mss, "flow {id}: cwnd {cwnd} below one MSS");
+                }
+                self.after_sender(id);
+            }
+        }
+    }
+
+    /// A packet leaves its endpoint onto the first link of its path.
+    fn emit(&mut self, packet: Packet) {
+        self.conservation.created += 1;
+        let flow = &self.flows[packet.flow as usize];
+        let link = match packet.kind {
+            PacketKind::Data => flow.data_path[0],
+            PacketKind::Ack => flow.ack_path[0],
+        };
+        self.offer(link, packet);
+    }
+
+    fn offer(&mut self, link: u32, packet: Packet) {
+        let flow = &self.flows[packet.flow as usize];
+        let admission = if link == BOTTLENECK
+            && packet.kind == PacketKind::Data
+            && !packet.retransmission
+            && !flow.drop.is_empty()
+            && flow.drop.binary_search(&(packet.seq / flow.mss)).is_ok()
+        {
+            self.links[link as usize].force_drop()
+        } else {
+            self.links[link as usize].enqueue(self.now, packet)
+        };
+        match admission {
+            Admission::Admitted {
+                arrival,
+                first_in_flight: true,
+            } => self.queue.schedule(arrival, Event::LinkDelivery(link)),
+            Admission::Admitted { .. } => {}
+            Admission::Dropped(_) => self.conservation.dropped += 1,
+        }
+    }
+
+    /// Send what the flow's sender produced and re-arm its timers.
+    fn after_sender(&mut self, id: u32) {
+        let mut outbox = std::mem::take(&mut self.outbox);
+        for packet in outbox.drain(..) {
+            self.emit(packet);
+        }
+        self.outbox = outbox;
+        let flow = &mut self.flows[id as usize];
+        if let Some(at) = flow.rto.set(flow.sender.rto_deadline()) {
+            self.queue.schedule(at, Event::RetransmissionTimer(id));
+        }
+        if let Some(at) = flow.pacing.set(flow.sender.pacing_deadline()) {
+            self.queue.schedule(at, Event::PacingTimer(id));
+        }
+    }
+
+    fn sample(&mut self, sink: &mut dyn TraceSink) {
+        for (id, flow) in self.flows.iter().enumerate() {
+            if !flow.started {
+                continue;
+            }
+            let sender = &flow.sender;
+            let cc = sender.cc();
+            sink.flow_sample(&FlowSample {
+                time: self.now,
+                flow: id as u32,
+                cwnd_bytes: sender.window(),
+                ssthresh_bytes: (cc.ssthresh() != UNLIMITED).then(|| cc.ssthresh()),
+                srtt: sender.rtt().srtt(),
+                rtt: sender.rtt().latest(),
+                inflight_bytes: sender.bytes_in_flight(),
+                bytes_acked: sender.snd_una(),
+                delivered_bytes: flow.receiver.delivered(),
+                retransmissions: sender.stats.retransmissions,
+                pacing_rate_bps: sender.pacing_rate(),
+                mode: cc.mode(),
+            });
+        }
+        let now = self.now;
+        let link = &mut self.links[BOTTLENECK as usize];
+        let (queue_pkts, queue_bytes) = link.queue_at(now);
+        sink.link_sample(&LinkSample {
+            time: now,
+            link: &link.name,
+            queue_pkts,
+            queue_bytes,
+            drops: link.stats.drops(),
+            tx_bytes: link.stats.bytes,
+        });
+    }
+
+    /// Packets are conserved; no endpoint got bytes that were never sent or acknowledged
+    /// bytes that never arrived; scoreboard counters agree with the segments (debug builds).
+    pub fn check_invariants(&self) -> Result<(), SimError> {
+        let fail = |message: String| {
+            Err(SimError::Invariant {
+                time: self.now,
+                message,
+            })
+        };
+        let in_transit: u64 = self.links.iter().map(Link::packets_in_transit).sum();
+        let c = self.conservation;
+        if c.created != c.consumed + c.dropped + in_transit {
+            return fail(format!(
+                "packets not conserved: {} sent != {} delivered + {} dropped + {} in flight",
+                c.created, c.consumed, c.dropped, in_transit
+            ));
+        }
+        for (id, flow) in self.flows.iter().enumerate() {
+            let delivered = flow.receiver.delivered();
+            if delivered > flow.sender.snd_nxt() {
+                return fail(format!("flow {id}: receiver has bytes never sent"));
+            }
+            if flow.sender.snd_una() > delivered {
+                return fail(format!("flow {id}: bytes acknowledged before they arrived"));
+            }
+            if flow.size.is_some_and(|size| delivered > size) {
+                return fail(format!(
+                    "flow {id}: more bytes delivered than the transfer holds"
+                ));
+            }
+            #[cfg(debug_assertions)]
+            flow.sender.check_invariants();
+        }
+        Ok(())
+    }
+
+    fn finish(mut self) -> RunResult {
+        let end = self.end;
+        for link in &mut self.links {
+            link.finish(end);
+        }
+        let flows = self
+            .flows
+            .iter()
+            .enumerate()
+            .map(|(id, flow)| {
+                let stats = &flow.sender.stats;
+                FlowResult {
+                    id: id as u32,
+                    group: flow.group,
+                    cc: flow.sender.cc().name(),
+                    start: flow.start,
+                    size: flow.size,
+                    bytes_acked: flow.sender.snd_una(),
+                    delivered_bytes: flow.receiver.delivered(),
+                    payload_bytes_sent: stats.payload_bytes_sent,
+                    wire_bytes_sent: stats.wire_bytes_sent,
+                    packets_sent: stats.packets_sent,
+                    retransmissions: stats.retransmissions,
+                    timeouts: stats.timeouts,
+                    fast_recoveries: stats.fast_recoveries,
+                    mean_rtt: (stats.rtt_samples > 0).then(|| {
+                        SimDuration::from_nanos(
+                            (stats.rtt_sum_ns / stats.rtt_samples as u128) as u64,
+                        )
+                    }),
+                    min_rtt: flow.sender.rtt().min_rtt(),
+                    completed_at: flow.receiver.completed_at,
+                }
+            })
+            .collect();
+        let bottleneck = &self.links[BOTTLENECK as usize];
+        RunResult {
+            duration: end.saturating_since(SimTime::ZERO),
+            events: self.events,
+            flows,
+            links: vec![LinkResult {
+                name: bottleneck.name.clone(),
+                rate_bps: bottleneck.rate_bps(),
+                busy: bottleneck.busy_until_time(end),
+                stats: bottleneck.stats.clone(),
+            }],
+        }
+    }
+}

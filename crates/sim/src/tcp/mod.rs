@@ -1,0 +1,7 @@
+//! The TCP endpoints: one module per concern.
+
+pub mod delivery_rate;
+pub mod receiver;
+pub mod rtt;
+pub mod scoreboard;
+pub mod sender;

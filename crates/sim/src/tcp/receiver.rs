@@ -1,0 +1,280 @@
+//! The TCP receiver: reassembly, cumulative ACKs with SACK blocks (RFC 2018), delayed ACKs
+//! (RFC 5681 §4.2, RFC 1122 §4.2.3.2).
+//!
+//! The application reads in order: `rcv_nxt` is exactly the number of bytes delivered to it,
+//! and each byte is delivered once, when `rcv_nxt` passes it.
+
+use cclab_cc::{SimDuration, SimTime};
+
+use crate::packet::{MAX_SACK_BLOCKS, Packet, PacketKind, SackBlock, sack_option_bytes};
+use crate::range_set::RangeSet;
+
+#[derive(Clone, Debug)]
+pub struct ReceiverConfig {
+    pub flow: u32,
+    pub header_bytes: u64,
+    pub sack: bool,
+    /// `Some(timeout)`: ACK every second segment or when the timer expires.
+    pub delayed_ack: Option<SimDuration>,
+    /// Bytes the application expects; completion is recorded when all have arrived.
+    pub size: Option<u64>,
+}
+
+pub struct Receiver {
+    config: ReceiverConfig,
+    rcv_nxt: u64,
+    out_of_order: RangeSet,
+    /// SACK blocks in the order RFC 2018 §4 wants them reported: the block holding the most
+    /// recently received segment first, then the most recently reported others.
+    recent_blocks: [SackBlock; MAX_SACK_BLOCKS],
+    recent_count: usize,
+    segments_unacked: u32,
+    delayed_ack_deadline: Option<SimTime>,
+    /// Bytes received again after having been received (spurious retransmissions).
+    pub duplicate_bytes: u64,
+    pub completed_at: Option<SimTime>,
+    pub acks_sent: u64,
+}
+
+impl Receiver {
+    pub fn new(config: ReceiverConfig) -> Self {
+        Receiver {
+            config,
+            rcv_nxt: 0,
+            out_of_order: RangeSet::default(),
+            recent_blocks: [SackBlock::default(); MAX_SACK_BLOCKS],
+            recent_count: 0,
+            segments_unacked: 0,
+            delayed_ack_deadline: None,
+            duplicate_bytes: 0,
+            completed_at: None,
+            acks_sent: 0,
+        }
+    }
+
+    /// Bytes delivered in order to the application.
+    pub fn delivered(&self) -> u64 {
+        self.rcv_nxt
+    }
+
+    pub fn delayed_ack_deadline(&self) -> Option<SimTime> {
+        self.delayed_ack_deadline
+    }
+
+    /// A data segment arrived; returns the ACK to send now, if any.
+    pub fn on_data(&mut self, now: SimTime, data: &Packet) -> Option<Packet> {
+        debug_assert_eq!(data.kind, PacketKind::Data);
+        let start = data.seq;
+        let end = start + data.payload as u64;
+        if end <= self.rcv_nxt
+            || self
+                .out_of_order
+                .containing(start)
+                .is_some_and(|(_, e)| e >= end)
+        {
+            // Already have it: ACK at once so the sender learns (RFC 5681 §4.2).
+            self.duplicate_bytes += data.payload as u64;
+            return Some(self.make_ack());
+        }
+        if start > self.rcv_nxt {
+            // Out of order: keep it and send an immediate duplicate ACK (RFC 5681 §4.2).
+            let block = self.out_of_order.insert(start, end, |_, _| {});
+            self.remember_block(SackBlock {
+                start: block.0,
+                end: block.1,
+            });
+            return Some(self.make_ack());
+        }
+        debug_assert_eq!(start, self.rcv_nxt, "segments are aligned");
+        self.rcv_nxt = end;
+        let filled_hole = !self.out_of_order.is_empty();
+        while let Some((_, range_end)) = self.out_of_order.pop_if_starts_at(self.rcv_nxt) {
+            self.rcv_nxt = self.rcv_nxt.max(range_end);
+        }
+        if self.completed_at.is_none() && self.config.size.is_some_and(|size| self.rcv_nxt >= size)
+        {
+            self.completed_at = Some(now);
+        }
+        self.segments_unacked += 1;
+        match self.config.delayed_ack {
+            // RFC 5681 §4.2: ACK at once when a segment fills a hole; otherwise at least
+            // every second full-sized segment, or when the delayed-ACK timer expires.
+            Some(timeout) if !filled_hole && self.segments_unacked < 2 => {
+                if self.delayed_ack_deadline.is_none() {
+                    self.delayed_ack_deadline = Some(now + timeout);
+                }
+                None
+            }
+            _ => Some(self.make_ack()),
+        }
+    }
+
+    /// The delayed-ACK timer expired.
+    pub fn on_delayed_ack_timer(&mut self) -> Option<Packet> {
+        self.delayed_ack_deadline = None;
+        (self.segments_unacked > 0).then(|| self.make_ack())
+    }
+
+    /// Put `block` first and keep earlier blocks that are still distinct and above rcv_nxt.
+    fn remember_block(&mut self, block: SackBlock) {
+        let mut blocks = [SackBlock::default(); MAX_SACK_BLOCKS];
+        blocks[0] = block;
+        let mut count = 1;
+        for old in &self.recent_blocks[..self.recent_count] {
+            if count == MAX_SACK_BLOCKS {
+                break;
+            }
+            // The range holding the old block may have grown or merged into the new one.
+            if let Some((s, e)) = self.out_of_order.containing(old.start) {
+                let current = SackBlock { start: s, end: e };
+                if !blocks[..count].contains(&current) {
+                    blocks[count] = current;
+                    count += 1;
+                }
+            }
+        }
+        self.recent_blocks = blocks;
+        self.recent_count = count;
+    }
+
+    fn make_ack(&mut self) -> Packet {
+        self.segments_unacked = 0;
+        self.delayed_ack_deadline = None;
+        self.acks_sent += 1;
+        let mut sack = [SackBlock::default(); MAX_SACK_BLOCKS];
+        let mut count = 0;
+        if self.config.sack {
+            for block in &self.recent_blocks[..self.recent_count] {
+                if block.start >= self.rcv_nxt {
+                    sack[count] = *block;
+                    count += 1;
+                }
+            }
+            self.recent_blocks = sack;
+            self.recent_count = count;
+        }
+        Packet {
+            flow: self.config.flow,
+            hop: 0,
+            kind: PacketKind::Ack,
+            retransmission: false,
+            sack_count: count as u8,
+            wire_bytes: self.config.header_bytes as u32 + sack_option_bytes(count),
+            payload: 0,
+            seq: self.rcv_nxt,
+            sack,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn receiver(delayed: bool) -> Receiver {
+        Receiver::new(ReceiverConfig {
+            flow: 0,
+            header_bytes: 52,
+            sack: true,
+            delayed_ack: delayed.then(|| SimDuration::from_millis(40)),
+            size: Some(10_000),
+        })
+    }
+
+    fn data(seq: u64) -> Packet {
+        Packet {
+            flow: 0,
+            hop: 0,
+            kind: PacketKind::Data,
+            retransmission: false,
+            sack_count: 0,
+            wire_bytes: 1052,
+            payload: 1000,
+            seq,
+            sack: [SackBlock::default(); 3],
+        }
+    }
+
+    fn at(ms: u64) -> SimTime {
+        SimTime::ZERO + SimDuration::from_millis(ms)
+    }
+
+    #[test]
+    fn delayed_ack_every_second_segment_or_timer() {
+        let mut r = receiver(true);
+        assert!(r.on_data(at(0), &data(0)).is_none());
+        assert_eq!(r.delayed_ack_deadline(), Some(at(40)));
+        let ack = r
+            .on_data(at(1), &data(1000))
+            .expect("second segment is ACKed");
+        assert_eq!((ack.seq, ack.wire_bytes), (2000, 52));
+        assert!(r.on_data(at(2), &data(2000)).is_none());
+        let ack = r
+            .on_delayed_ack_timer()
+            .expect("timer ACKs the pending segment");
+        assert_eq!(ack.seq, 3000);
+        assert!(r.on_delayed_ack_timer().is_none());
+    }
+
+    #[test]
+    fn out_of_order_gets_immediate_ack_with_sack_blocks() {
+        let mut r = receiver(true);
+        r.on_data(at(0), &data(0));
+        let ack = r.on_data(at(1), &data(2000)).unwrap();
+        assert_eq!(ack.seq, 1000);
+        assert_eq!(
+            ack.sack_blocks(),
+            &[SackBlock {
+                start: 2000,
+                end: 3000
+            }]
+        );
+        // 2 + 8 bytes of SACK option.
+        assert_eq!(ack.wire_bytes, 62);
+        let ack = r.on_data(at(2), &data(4000)).unwrap();
+        assert_eq!(
+            ack.sack_blocks(),
+            &[
+                SackBlock {
+                    start: 4000,
+                    end: 5000
+                },
+                SackBlock {
+                    start: 2000,
+                    end: 3000
+                }
+            ]
+        );
+        let ack = r.on_data(at(3), &data(3000)).unwrap();
+        assert_eq!(
+            ack.sack_blocks(),
+            &[SackBlock {
+                start: 2000,
+                end: 5000
+            }]
+        );
+        // Filling the hole is ACKed at once and clears the blocks.
+        let ack = r.on_data(at(4), &data(1000)).unwrap();
+        assert_eq!((ack.seq, ack.sack_count), (5000, 0));
+        assert_eq!(r.delivered(), 5000);
+    }
+
+    #[test]
+    fn duplicates_are_counted_and_acked() {
+        let mut r = receiver(false);
+        r.on_data(at(0), &data(0));
+        let ack = r.on_data(at(1), &data(0)).unwrap();
+        assert_eq!(ack.seq, 1000);
+        assert_eq!(r.duplicate_bytes, 1000);
+        assert_eq!(r.delivered(), 1000);
+    }
+
+    #[test]
+    fn completion_time_when_the_last_byte_arrives() {
+        let mut r = receiver(false);
+        for i in 0..10 {
+            r.on_data(at(i), &data(i * 1000));
+        }
+        assert_eq!(r.completed_at, Some(at(9)));
+    }
+}

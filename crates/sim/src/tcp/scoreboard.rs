@@ -1,0 +1,433 @@
+//! The sender's scoreboard: one entry per outstanding segment, from `snd_una` up.
+//!
+//! Per-ACK work must not grow with the window. Every segment changes state a bounded number
+//! of times (sent, SACKed, marked lost, retransmitted, acknowledged) and each change is made
+//! by code that visits only the segments it changes:
+//! - SACK blocks are merged into a [`RangeSet`], which reports only newly covered bytes;
+//! - loss marking (RFC 6675 `IsLost`) advances a pointer that never moves back;
+//! - the next retransmission is found by a second pointer that never moves back;
+//! - the bytes in flight are kept as counters (Linux's `packets_out`, `sacked_out`,
+//!   `lost_out`, `retrans_out`), not recounted.
+//!
+//! Only a retransmission timeout walks the whole window, once.
+
+use std::collections::VecDeque;
+
+use cclab_cc::SimTime;
+
+use crate::range_set::RangeSet;
+use crate::tcp::delivery_rate::SendState;
+
+const SACKED: u8 = 1;
+/// Presumed lost (RFC 6675 IsLost, or all outstanding data after a timeout).
+const LOST: u8 = 2;
+/// A retransmission of this segment is in flight.
+const RETRANSMITTED: u8 = 4;
+/// Ever retransmitted: Karn's algorithm takes no RTT sample from it.
+const EVER_RETRANSMITTED: u8 = 8;
+
+#[derive(Clone, Copy, Debug)]
+pub struct Segment {
+    pub len: u32,
+    flags: u8,
+    /// Time of the latest (re)transmission.
+    pub sent_time: SimTime,
+    pub send_state: SendState,
+}
+
+impl Segment {
+    pub fn ever_retransmitted(&self) -> bool {
+        self.flags & EVER_RETRANSMITTED != 0
+    }
+}
+
+#[derive(Debug)]
+pub struct Scoreboard {
+    mss: u64,
+    /// Sequence number of `segments[0]` (= snd_una).
+    base: u64,
+    /// Sequence number after the last segment (= snd_nxt).
+    end: u64,
+    segments: VecDeque<Segment>,
+    sacked: RangeSet,
+    sacked_bytes: u64,
+    lost_bytes: u64,
+    retransmitted_bytes: u64,
+    /// Every un-SACKed segment below this is marked lost.
+    lost_up_to: u64,
+    /// No segment below this is waiting to be retransmitted.
+    retransmit_from: u64,
+}
+
+impl Scoreboard {
+    pub fn new(mss: u64) -> Self {
+        Scoreboard {
+            mss,
+            base: 0,
+            end: 0,
+            segments: VecDeque::new(),
+            sacked: RangeSet::default(),
+            sacked_bytes: 0,
+            lost_bytes: 0,
+            retransmitted_bytes: 0,
+            lost_up_to: 0,
+            retransmit_from: 0,
+        }
+    }
+
+    pub fn snd_una(&self) -> u64 {
+        self.base
+    }
+
+    pub fn snd_nxt(&self) -> u64 {
+        self.end
+    }
+
+    /// FlightSize of RFC 5681: sent and not cumulatively acknowledged.
+    pub fn outstanding(&self) -> u64 {
+        self.end - self.base
+    }
+
+    pub fn sacked_bytes(&self) -> u64 {
+        self.sacked_bytes
+    }
+
+    pub fn lost_bytes(&self) -> u64 {
+        self.lost_bytes
+    }
+
+    /// RFC 6675 `pipe` (Linux `tcp_packets_in_flight`): outstanding, minus what was SACKed or
+    /// is presumed lost, plus retransmissions in flight.
+    pub fn pipe(&self) -> u64 {
+        self.outstanding() - self.sacked_bytes - self.lost_bytes + self.retransmitted_bytes
+    }
+
+    /// Segments are MSS-aligned from sequence 0 (only a flow's last one may be shorter).
+    fn index(&self, seq: u64) -> usize {
+        debug_assert!(
+            seq >= self.base && seq < self.end,
+            "{seq} outside the window"
+        );
+        ((seq - self.base) / self.mss) as usize
+    }
+
+    fn start_of(&self, index: usize) -> u64 {
+        self.base + index as u64 * self.mss
+    }
+
+    /// A new segment `[snd_nxt, snd_nxt + len)` was sent.
+    pub fn push(&mut self, len: u32, now: SimTime, send_state: SendState) {
+        debug_assert!(
+            self.segments
+                .back()
+                .is_none_or(|s| s.len as u64 == self.mss)
+        );
+        self.segments.push_back(Segment {
+            len,
+            flags: 0,
+            sent_time: now,
+            send_state,
+        });
+        self.end += len as u64;
+    }
+
+    /// Remove a segment's contribution to the counters, as it leaves the outstanding set or
+    /// becomes SACKed.
+    fn clear_loss_state(&mut self, index: usize) {
+        let segment = &mut self.segments[index];
+        let len = segment.len as u64;
+        if segment.flags & LOST != 0 {
+            self.lost_bytes -= len;
+        }
+        if segment.flags & RETRANSMITTED != 0 {
+            self.retransmitted_bytes -= len;
+        }
+        segment.flags &= !(LOST | RETRANSMITTED);
+    }
+
+    /// The cumulative ACK moved to `ack`. Calls `delivered` for each segment that was not
+    /// SACKed before (so is delivered by this ACK).
+    pub fn acknowledge(&mut self, ack: u64, mut delivered: impl FnMut(&Segment)) {
+        debug_assert!(ack <= self.end, "ACK {ack} beyond snd_nxt {}", self.end);
+        while self.base < ack {
+            self.clear_loss_state(0);
+            let segment = self
+                .segments
+                .pop_front()
+                .expect("base < ack <= end implies an outstanding segment");
+            debug_assert!(
+                self.base + segment.len as u64 <= ack,
+                "ACK inside a segment"
+            );
+            if segment.flags & SACKED != 0 {
+                self.sacked_bytes -= segment.len as u64;
+            } else {
+                delivered(&segment);
+            }
+            self.base += segment.len as u64;
+        }
+        self.sacked.remove_below(self.base);
+        self.lost_up_to = self.lost_up_to.max(self.base);
+        self.retransmit_from = self.retransmit_from.max(self.base);
+    }
+
+    /// A SACK block `[start, end)` arrived. Calls `delivered` for each newly SACKed segment.
+    pub fn sack(&mut self, start: u64, end: u64, mut delivered: impl FnMut(&Segment)) {
+        let start = start.max(self.base);
+        let end = end.min(self.end);
+        if start >= end {
+            return; // stale (below snd_una) or bogus (beyond snd_nxt) block
+        }
+        let mut newly: [(u64, u64); 4] = [(0, 0); 4];
+        let mut count = 0;
+        let mut overflow = Vec::new();
+        self.sacked.insert(start, end, |a, b| {
+            if count < newly.len() {
+                newly[count] = (a, b);
+                count += 1;
+            } else {
+                overflow.push((a, b)); // rare: a block bridging more than four old ranges
+            }
+        });
+        for &(a, b) in newly[..count].iter().chain(overflow.iter()) {
+            let mut index = self.index(a);
+            while self.start_of(index) < b {
+                self.clear_loss_state(index);
+                let segment = &mut self.segments[index];
+                segment.flags |= SACKED;
+                self.sacked_bytes += segment.len as u64;
+                delivered(segment);
+                index += 1;
+            }
+        }
+    }
+
+    /// RFC 6675 §4 IsLost: a segment is lost when more than (DupThresh − 1)·SMSS bytes above
+    /// it are SACKed. Marks every such segment not marked yet; returns the bytes newly marked.
+    pub fn mark_losses(&mut self, dup_thresh: u64) -> u64 {
+        let needed = dup_thresh * self.mss;
+        // Walk SACKed ranges from the top until `needed` bytes are counted: every un-SACKed
+        // byte below that point has at least `needed` SACKed bytes above it.
+        let mut counted = 0;
+        let mut boundary = None;
+        for (start, end) in self.sacked.iter().rev() {
+            if counted + (end - start) >= needed {
+                boundary = Some(end - (needed - counted));
+                break;
+            }
+            counted += end - start;
+        }
+        let Some(boundary) = boundary else {
+            return 0;
+        };
+        let mut newly_lost = 0;
+        while self.lost_up_to < boundary && self.lost_up_to < self.end {
+            let index = self.index(self.lost_up_to);
+            let segment = &mut self.segments[index];
+            if self.lost_up_to + segment.len as u64 > boundary {
+                break; // not wholly below the boundary
+            }
+            if segment.flags & (SACKED | LOST | RETRANSMITTED) == 0 {
+                segment.flags |= LOST;
+                self.lost_bytes += segment.len as u64;
+                newly_lost += segment.len as u64;
+            }
+            self.lost_up_to += segment.len as u64;
+        }
+        newly_lost
+    }
+
+    /// Mark the segment at `snd_una` lost (Reno/NewReno fast retransmit and partial ACKs).
+    pub fn mark_first_lost(&mut self) {
+        if let Some(segment) = self.segments.front_mut() {
+            if segment.flags & (SACKED | LOST | RETRANSMITTED) == 0 {
+                segment.flags |= LOST;
+                self.lost_bytes += segment.len as u64;
+            }
+            self.lost_up_to = self.lost_up_to.max(self.base + segment.len as u64);
+            self.retransmit_from = self.retransmit_from.min(self.base);
+        }
+    }
+
+    /// Whether the segment at `snd_una` is marked lost.
+    pub fn first_is_lost(&self) -> bool {
+        self.segments.front().is_some_and(|s| s.flags & LOST != 0)
+    }
+
+    /// The first segment marked lost and not yet retransmitted: (seq, len).
+    pub fn next_retransmission(&mut self) -> Option<(u64, u32)> {
+        while self.retransmit_from < self.lost_up_to {
+            let index = self.index(self.retransmit_from);
+            let segment = &self.segments[index];
+            if segment.flags & (LOST | RETRANSMITTED | SACKED) == LOST {
+                return Some((self.retransmit_from, segment.len));
+            }
+            self.retransmit_from += segment.len as u64;
+        }
+        None
+    }
+
+    /// The segment at `seq` was retransmitted now.
+    pub fn on_retransmit(&mut self, seq: u64, now: SimTime, send_state: SendState) {
+        let index = self.index(seq);
+        let segment = &mut self.segments[index];
+        debug_assert!(segment.flags & RETRANSMITTED == 0);
+        segment.flags |= RETRANSMITTED | EVER_RETRANSMITTED;
+        segment.sent_time = now;
+        segment.send_state = send_state;
+        self.retransmitted_bytes += segment.len as u64;
+    }
+
+    /// RFC 6298 §5 / RFC 5681 §3.1 after a timeout: every un-SACKed segment is presumed lost
+    /// and earlier retransmissions are forgotten, so all will be sent again (as Linux's
+    /// `tcp_enter_loss` does).
+    pub fn on_timeout(&mut self) {
+        for segment in self.segments.iter_mut() {
+            if segment.flags & SACKED == 0 {
+                segment.flags |= LOST;
+            }
+            segment.flags &= !RETRANSMITTED;
+        }
+        self.lost_bytes = self.outstanding() - self.sacked_bytes;
+        self.retransmitted_bytes = 0;
+        self.lost_up_to = self.end;
+        self.retransmit_from = self.base;
+    }
+
+    /// Debug check: the counters agree with the per-segment flags.
+    #[cfg(debug_assertions)]
+    pub fn check_counters(&self) {
+        let sum = |flag: u8| -> u64 {
+            self.segments
+                .iter()
+                .filter(|s| s.flags & flag != 0)
+                .map(|s| s.len as u64)
+                .sum()
+        };
+        assert_eq!(self.sacked_bytes, sum(SACKED), "sacked counter");
+        assert_eq!(self.lost_bytes, sum(LOST), "lost counter");
+        assert_eq!(
+            self.retransmitted_bytes,
+            sum(RETRANSMITTED),
+            "retransmitted counter"
+        );
+        assert_eq!(
+            self.sacked_bytes,
+            self.sacked.covered_bytes(),
+            "SACK ranges"
+        );
+        let total: u64 = self.segments.iter().map(|s| s.len as u64).sum();
+        assert_eq!(total, self.outstanding(), "segments cover snd_una..snd_nxt");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MSS: u64 = 1000;
+
+    fn board_with(segments: u64) -> Scoreboard {
+        let mut b = Scoreboard::new(MSS);
+        for _ in 0..segments {
+            b.push(MSS as u32, SimTime::ZERO, SendState::default());
+        }
+        b
+    }
+
+    #[test]
+    fn cumulative_ack_delivers_in_order() {
+        let mut b = board_with(5);
+        let mut delivered = 0;
+        b.acknowledge(3000, |s| delivered += s.len as u64);
+        assert_eq!(delivered, 3000);
+        assert_eq!((b.snd_una(), b.outstanding(), b.pipe()), (3000, 2000, 2000));
+        b.check_counters();
+    }
+
+    #[test]
+    fn sack_then_loss_marking_by_dupthresh() {
+        // Segment 0 lost; 1, 2, 3 SACKed one by one. Only when 3 segments above it are
+        // SACKed is segment 0 lost (RFC 6675 IsLost with DupThresh = 3).
+        let mut b = board_with(6);
+        let mut delivered = 0;
+        b.sack(1000, 2000, |s| delivered += s.len as u64);
+        b.sack(1000, 3000, |s| delivered += s.len as u64);
+        assert_eq!(b.mark_losses(3), 0);
+        assert!(!b.first_is_lost());
+        b.sack(1000, 4000, |s| delivered += s.len as u64);
+        assert_eq!(delivered, 3000, "each SACKed segment is delivered once");
+        assert_eq!(b.mark_losses(3), 1000);
+        assert!(b.first_is_lost());
+        // pipe = 6000 outstanding - 3000 SACKed - 1000 lost = 2000 (segments 4 and 5).
+        assert_eq!(b.pipe(), 2000);
+        assert_eq!(b.next_retransmission(), Some((0, 1000)));
+        b.on_retransmit(0, SimTime::ZERO, SendState::default());
+        assert_eq!(b.pipe(), 3000);
+        assert_eq!(b.next_retransmission(), None);
+        b.check_counters();
+        // The retransmission arrives: cumulative ACK to 4000 delivers only segment 0.
+        let mut newly = 0;
+        b.acknowledge(4000, |s| newly += s.len as u64);
+        assert_eq!(newly, 1000);
+        assert_eq!((b.pipe(), b.sacked_bytes(), b.lost_bytes()), (2000, 0, 0));
+        b.check_counters();
+    }
+
+    #[test]
+    fn two_holes_are_both_marked() {
+        // Holes at 0 and 2; SACKed: 1, 3, 4, 5.
+        let mut b = board_with(7);
+        b.sack(1000, 2000, |_| {});
+        b.sack(3000, 6000, |_| {});
+        // Boundary: 3 SACKed segments above -> everything below 3000 un-SACKed is lost.
+        assert_eq!(b.mark_losses(3), 2000);
+        assert_eq!(b.next_retransmission(), Some((0, 1000)));
+        b.on_retransmit(0, SimTime::ZERO, SendState::default());
+        assert_eq!(b.next_retransmission(), Some((2000, 1000)));
+        b.check_counters();
+    }
+
+    #[test]
+    fn timeout_marks_everything_unsacked_lost() {
+        let mut b = board_with(4);
+        b.sack(2000, 3000, |_| {});
+        b.mark_losses(3);
+        b.on_timeout();
+        assert_eq!((b.lost_bytes(), b.pipe()), (3000, 0));
+        assert_eq!(b.next_retransmission(), Some((0, 1000)));
+        b.on_retransmit(0, SimTime::ZERO, SendState::default());
+        assert_eq!(b.next_retransmission(), Some((1000, 1000)));
+        b.on_retransmit(1000, SimTime::ZERO, SendState::default());
+        assert_eq!(
+            b.next_retransmission(),
+            Some((3000, 1000)),
+            "SACKed 2000 is skipped"
+        );
+        b.check_counters();
+    }
+
+    #[test]
+    fn reno_marks_the_first_segment_for_fast_retransmit() {
+        let mut b = board_with(3);
+        b.mark_first_lost();
+        assert_eq!(b.next_retransmission(), Some((0, 1000)));
+        b.on_retransmit(0, SimTime::ZERO, SendState::default());
+        b.acknowledge(1000, |_| {});
+        // NewReno partial ACK: retransmit the next one.
+        b.mark_first_lost();
+        assert_eq!(b.next_retransmission(), Some((1000, 1000)));
+        b.check_counters();
+    }
+
+    #[test]
+    fn stale_and_bogus_blocks_are_ignored() {
+        let mut b = board_with(3);
+        b.acknowledge(1000, |_| {});
+        let mut calls = 0;
+        b.sack(0, 1000, |_| calls += 1);
+        b.sack(5000, 6000, |_| calls += 1);
+        assert_eq!(calls, 0);
+        b.check_counters();
+    }
+}

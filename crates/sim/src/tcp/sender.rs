@@ -1,0 +1,587 @@
+//! The TCP sender: what to send and when, loss detection and recovery, RTT and delivery-rate
+//! measurement. The congestion controller only decides the window (and pacing rate).
+//!
+//! Loss recovery, per flow:
+//! - `sack`: RFC 6675 (SACK scoreboard, IsLost, NextSeg rule 1 then new data) with RFC 6937
+//!   proportional rate reduction (PRR-SSRB) setting the window during recovery;
+//! - `newreno`: RFC 6582 (partial ACKs retransmit the next hole; recovery lasts until the
+//!   recovery point), with RFC 5681 window inflation;
+//! - `reno`: RFC 5681 §3.2 (the first new ACK ends recovery).
+//!
+//! A retransmission timeout (RFC 6298) presumes all outstanding data lost and resends it from
+//! `snd_una` under the controller's loss window, as Linux's `tcp_enter_loss` does.
+
+use cclab_cc::{Ack, CongestionControl, CongestionEvent, SimDuration, SimTime, TimeoutEvent};
+use cclab_scenario::Recovery;
+
+use crate::packet::{MAX_SACK_BLOCKS, Packet, PacketKind, SackBlock};
+use crate::tcp::delivery_rate::{AckRateState, DeliveryRate};
+use crate::tcp::rtt::RttEstimator;
+use crate::tcp::scoreboard::Scoreboard;
+
+/// RFC 5681 §3.2 / RFC 6675 DupThresh.
+const DUP_THRESH: u64 = 3;
+
+#[derive(Clone, Debug)]
+pub struct SenderConfig {
+    pub flow: u32,
+    pub mss: u64,
+    pub header_bytes: u64,
+    /// Application bytes to send; `None` = unlimited.
+    pub size: Option<u64>,
+    pub recovery: Recovery,
+    pub receive_window: Option<u64>,
+    pub min_rto: SimDuration,
+    /// Pace at Linux's default rate when the controller sets none.
+    pub pacing: bool,
+}
+
+/// Linux `tcp_ca_state`, reduced to what the model distinguishes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LossState {
+    Open,
+    /// Fast recovery until the cumulative ACK reaches `point` (snd_nxt at its start).
+    Recovery {
+        point: u64,
+    },
+    /// After a retransmission timeout, until the ACK reaches `point`.
+    Loss {
+        point: u64,
+    },
+}
+
+/// RFC 6937 state for one recovery episode.
+#[derive(Clone, Copy, Debug, Default)]
+struct Prr {
+    delivered: u64,
+    out: u64,
+    recover_fs: u64,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SenderStats {
+    pub packets_sent: u64,
+    pub retransmissions: u64,
+    /// Payload bytes put on the wire, retransmissions included.
+    pub payload_bytes_sent: u64,
+    pub wire_bytes_sent: u64,
+    pub timeouts: u64,
+    pub fast_recoveries: u64,
+    pub rtt_sum_ns: u128,
+    pub rtt_samples: u64,
+}
+
+pub struct Sender {
+    config: SenderConfig,
+    cc: Box<dyn CongestionControl>,
+    board: Scoreboard,
+    rtt: RttEstimator,
+    rate: DeliveryRate,
+    state: LossState,
+    /// The sender's window during fast recovery (PRR or Reno inflation).
+    recovery_cwnd: u64,
+    prr: Prr,
+    dup_acks: u32,
+    /// RFC 6582 `recover`: the highest sequence sent when the last recovery began.
+    recover: Option<u64>,
+    /// NewReno partial ACKs restart the RTO only on the first one (RFC 6582 §3.2 step 5).
+    partial_ack_seen: bool,
+    /// Linux `tcp_cwnd_validate`: whether the window limited sending over the last flight.
+    cwnd_limited: bool,
+    max_pipe_in_window: u64,
+    cwnd_usage_end: u64,
+    next_send_time: SimTime,
+    rto_deadline: Option<SimTime>,
+    pacing_deadline: Option<SimTime>,
+    data_end: u64,
+    pub stats: SenderStats,
+}
+
+impl Sender {
+    pub fn new(config: SenderConfig, cc: Box<dyn CongestionControl>) -> Self {
+        let data_end = config.size.unwrap_or(u64::MAX);
+        Sender {
+            board: Scoreboard::new(config.mss),
+            rtt: RttEstimator::new(config.min_rto),
+            rate: DeliveryRate::default(),
+            state: LossState::Open,
+            recovery_cwnd: 0,
+            prr: Prr::default(),
+            dup_acks: 0,
+            recover: None,
+            partial_ack_seen: false,
+            cwnd_limited: false,
+            max_pipe_in_window: 0,
+            cwnd_usage_end: 0,
+            next_send_time: SimTime::ZERO,
+            rto_deadline: None,
+            pacing_deadline: None,
+            data_end,
+            stats: SenderStats::default(),
+            config,
+            cc,
+        }
+    }
+
+    pub fn cc(&self) -> &dyn CongestionControl {
+        self.cc.as_ref()
+    }
+
+    pub fn rtt(&self) -> &RttEstimator {
+        &self.rtt
+    }
+
+    pub fn state(&self) -> LossState {
+        self.state
+    }
+
+    pub fn snd_una(&self) -> u64 {
+        self.board.snd_una()
+    }
+
+    pub fn snd_nxt(&self) -> u64 {
+        self.board.snd_nxt()
+    }
+
+    /// Bytes in flight as the sender counts them for its window.
+    pub fn bytes_in_flight(&self) -> u64 {
+        self.pipe()
+    }
+
+    /// All application data acknowledged.
+    pub fn is_finished(&self) -> bool {
+        self.board.snd_una() >= self.data_end
+    }
+
+    pub fn rto_deadline(&self) -> Option<SimTime> {
+        self.rto_deadline
+    }
+
+    pub fn pacing_deadline(&self) -> Option<SimTime> {
+        self.pacing_deadline
+    }
+
+    fn sack_enabled(&self) -> bool {
+        self.config.recovery == Recovery::Sack
+    }
+
+    /// RFC 6675 pipe with SACK, and after a timeout (when everything outstanding is marked
+    /// lost); RFC 5681 FlightSize otherwise.
+    fn pipe(&self) -> u64 {
+        if self.sack_enabled() || matches!(self.state, LossState::Loss { .. }) {
+            self.board.pipe()
+        } else {
+            self.board.outstanding()
+        }
+    }
+
+    /// The congestion window in force now.
+    pub fn window(&self) -> u64 {
+        match self.state {
+            LossState::Recovery { .. } if !self.cc.controls_recovery_window() => self.recovery_cwnd,
+            _ => self.cc.cwnd(),
+        }
+    }
+
+    /// Pacing rate in bit/s of payload: the controller's, or Linux's default when pacing is
+    /// on (`tcp_update_pacing_rate`: cwnd/srtt × 200 % in slow start, × 120 % after).
+    pub fn pacing_rate(&self) -> Option<u64> {
+        if let Some(rate) = self.cc.pacing_rate() {
+            return Some(rate.max(1));
+        }
+        if !self.config.pacing {
+            return None;
+        }
+        let srtt = self.rtt.srtt()?;
+        let cwnd = self.window();
+        let percent = if cwnd < self.cc.ssthresh() / 2 {
+            200
+        } else {
+            120
+        };
+        let bps = cwnd as u128 * 8 * 1_000_000_000 * percent / 100 / srtt.as_nanos().max(1) as u128;
+        Some((bps as u64).max(1))
+    }
+
+    /// The application starts (or the flow is created at `now`).
+    pub fn start(&mut self, now: SimTime, out: &mut Vec<Packet>) {
+        self.next_send_time = now;
+        self.transmit(now, out);
+    }
+
+    /// An ACK arrived.
+    pub fn on_ack(&mut self, now: SimTime, ack: &Packet, out: &mut Vec<Packet>) {
+        debug_assert_eq!(ack.kind, PacketKind::Ack);
+        let cumulative = ack.seq;
+        if cumulative > self.board.snd_nxt() {
+            return; // acknowledges data never sent: ignore (RFC 793)
+        }
+        let prior_in_flight = self.pipe();
+        let prior_una = self.board.snd_una();
+
+        // Scoreboard: cumulative ACK, then SACK blocks. Each newly delivered segment feeds the
+        // RTT sample (newest never-retransmitted one, Karn) and the delivery-rate sample.
+        let mut bytes_delivered = 0u64;
+        let mut newest_clean_send: Option<SimTime> = None;
+        let mut rate_state = AckRateState::default();
+        let sack_enabled = self.sack_enabled();
+        let rate = &mut self.rate;
+        let mut on_delivered = |segment: &crate::tcp::scoreboard::Segment| {
+            bytes_delivered += segment.len as u64;
+            if !segment.ever_retransmitted() {
+                newest_clean_send =
+                    Some(newest_clean_send.map_or(segment.sent_time, |t| t.max(segment.sent_time)));
+            }
+            rate.on_delivered(
+                &mut rate_state,
+                now,
+                segment.len as u64,
+                segment.sent_time,
+                segment.send_state,
+            );
+        };
+        if cumulative > prior_una {
+            self.board.acknowledge(cumulative, &mut on_delivered);
+        }
+        if sack_enabled {
+            for block in ack.sack_blocks() {
+                self.board.sack(block.start, block.end, &mut on_delivered);
+            }
+        }
+        let advanced = self.board.snd_una() > prior_una;
+        if let Some(sent) = newest_clean_send {
+            let sample = now - sent;
+            self.rtt.on_sample(sample);
+            self.stats.rtt_sum_ns += sample.as_nanos() as u128;
+            self.stats.rtt_samples += 1;
+        }
+        let rate_sample = self.rate.sample(rate_state, now, self.rtt.min_rtt());
+
+        // RFC 5681 §2: a duplicate ACK acknowledges nothing new while data is outstanding
+        // (only counted without SACK; with SACK the scoreboard detects loss).
+        if advanced {
+            self.dup_acks = 0;
+        } else if self.board.outstanding() > 0 {
+            self.dup_acks += 1;
+        }
+
+        let newly_lost = if self.sack_enabled() && self.board.sacked_bytes() > 0 {
+            self.board.mark_losses(DUP_THRESH)
+        } else {
+            0
+        };
+
+        let later_partial_ack = self.update_loss_state(now, advanced);
+
+        if bytes_delivered > 0 {
+            let in_recovery = matches!(self.state, LossState::Recovery { .. });
+            let cwnd_limited = if self.cc.cwnd() < self.cc.ssthresh() {
+                // Linux tcp_is_cwnd_limited: in slow start, grow while cwnd < 2 × the largest
+                // flight of the last window.
+                self.cc.cwnd() < 2 * self.max_pipe_in_window
+            } else {
+                self.cwnd_limited
+            };
+            self.cc.on_ack(&Ack {
+                now,
+                bytes_acked: bytes_delivered,
+                rtt: newest_clean_send.map(|sent| now - sent),
+                min_rtt: self.rtt.min_rtt(),
+                srtt: self.rtt.srtt(),
+                prior_in_flight,
+                bytes_in_flight: self.pipe(),
+                delivered: self.rate.delivered(),
+                newly_lost,
+                snd_una: self.board.snd_una(),
+                snd_nxt: self.board.snd_nxt(),
+                rate_sample,
+                in_recovery,
+                cwnd_limited,
+            });
+        }
+        if let LossState::Recovery { .. } = self.state {
+            self.update_recovery_window(
+                bytes_delivered,
+                advanced,
+                self.board.snd_una() - prior_una,
+            );
+        }
+
+        // RFC 6298 §5.2–5.3: stop the timer when all is acknowledged, restart it on new data
+        // acknowledged (RFC 6582 §4: NewReno restarts it on the first partial ACK only).
+        if self.board.outstanding() == 0 {
+            self.rto_deadline = None;
+        } else if advanced && !later_partial_ack {
+            self.rto_deadline = Some(now + self.rtt.rto());
+        }
+        self.transmit(now, out);
+    }
+
+    /// Enter, continue or leave fast recovery / timeout recovery after an ACK. Returns true
+    /// for a NewReno partial ACK other than the first of the episode.
+    fn update_loss_state(&mut self, now: SimTime, advanced: bool) -> bool {
+        let una = self.board.snd_una();
+        let mut later_partial_ack = false;
+        match self.state {
+            LossState::Open => {
+                let loss_detected = match self.config.recovery {
+                    Recovery::Sack => self.board.first_is_lost(),
+                    // RFC 6582 §3.2 step 1: three duplicates, and the ACK covers more than
+                    // `recover` (so one window of losses reduces cwnd once).
+                    Recovery::NewReno => {
+                        self.dup_acks as u64 == DUP_THRESH && self.recover.is_none_or(|r| una > r)
+                    }
+                    Recovery::Reno => self.dup_acks as u64 == DUP_THRESH,
+                };
+                if loss_detected {
+                    self.enter_recovery(now);
+                }
+            }
+            LossState::Recovery { point } => {
+                if una >= point {
+                    self.exit_recovery(now);
+                } else if advanced {
+                    match self.config.recovery {
+                        // RFC 5681 §3.2 step 6: the first new ACK ends recovery.
+                        Recovery::Reno => self.exit_recovery(now),
+                        // RFC 6582 §3.2 step 5: a partial ACK retransmits the next hole.
+                        Recovery::NewReno => {
+                            self.board.mark_first_lost();
+                            later_partial_ack = self.partial_ack_seen;
+                            self.partial_ack_seen = true;
+                        }
+                        Recovery::Sack => {}
+                    }
+                }
+            }
+            LossState::Loss { point } => {
+                if una >= point {
+                    self.state = LossState::Open;
+                }
+            }
+        }
+        later_partial_ack
+    }
+
+    fn enter_recovery(&mut self, now: SimTime) {
+        let point = self.board.snd_nxt();
+        let flight = self.board.outstanding();
+        self.state = LossState::Recovery { point };
+        self.recover = Some(point);
+        self.partial_ack_seen = false;
+        self.stats.fast_recoveries += 1;
+        self.cc.on_congestion_event(&CongestionEvent {
+            now,
+            bytes_in_flight: flight,
+            srtt: self.rtt.srtt(),
+            min_rtt: self.rtt.min_rtt(),
+        });
+        self.prr = Prr {
+            delivered: 0,
+            out: 0,
+            // RFC 6937 §3: RecoverFS = snd.nxt − snd.una.
+            recover_fs: flight.max(1),
+        };
+        if self.sack_enabled() {
+            self.recovery_cwnd = self.board.pipe() + self.config.mss;
+        } else {
+            // RFC 5681 §3.2 steps 2–3: retransmit the lost segment, cwnd = ssthresh + 3·SMSS.
+            self.board.mark_first_lost();
+            self.recovery_cwnd = self
+                .cc
+                .ssthresh()
+                .saturating_add(DUP_THRESH * self.config.mss);
+        }
+    }
+
+    fn exit_recovery(&mut self, now: SimTime) {
+        self.state = LossState::Open;
+        self.cc.on_recovery_exit(now);
+    }
+
+    /// The sender-managed window during fast recovery.
+    fn update_recovery_window(&mut self, delivered: u64, advanced: bool, newly_acked: u64) {
+        let mss = self.config.mss;
+        match self.config.recovery {
+            Recovery::Sack => {
+                // RFC 6937 §3, PRR with slow-start reduction bound (PRR-SSRB).
+                if delivered == 0 {
+                    return;
+                }
+                self.prr.delivered += delivered;
+                let pipe = self.board.pipe();
+                let ssthresh = self.cc.ssthresh();
+                let mut sndcnt = if pipe > ssthresh {
+                    let target = (self.prr.delivered as u128 * ssthresh as u128)
+                        .div_ceil(self.prr.recover_fs as u128)
+                        as u64;
+                    target.saturating_sub(self.prr.out)
+                } else {
+                    let limit =
+                        (self.prr.delivered.saturating_sub(self.prr.out)).max(delivered) + mss;
+                    (ssthresh - pipe).min(limit)
+                };
+                // As Linux: the fast retransmit itself is always allowed out.
+                if self.prr.out == 0 {
+                    sndcnt = sndcnt.max(mss);
+                }
+                self.recovery_cwnd = pipe + sndcnt;
+            }
+            Recovery::NewReno | Recovery::Reno => {
+                if advanced {
+                    // RFC 6582 §3.2 step 5: deflate by the amount acknowledged, add back one
+                    // SMSS if at least one SMSS was acknowledged.
+                    self.recovery_cwnd = self.recovery_cwnd.saturating_sub(newly_acked);
+                    if newly_acked >= mss {
+                        self.recovery_cwnd += mss;
+                    }
+                    self.recovery_cwnd = self.recovery_cwnd.max(mss);
+                } else {
+                    // RFC 5681 §3.2 step 4: inflate by one SMSS per duplicate ACK.
+                    self.recovery_cwnd += mss;
+                }
+            }
+        }
+    }
+
+    /// The retransmission timer expired (RFC 6298 §5.4–5.7).
+    pub fn on_retransmission_timeout(&mut self, now: SimTime, out: &mut Vec<Packet>) {
+        if self.board.outstanding() == 0 {
+            self.rto_deadline = None;
+            return;
+        }
+        self.stats.timeouts += 1;
+        let flight = self.board.outstanding();
+        self.cc.on_retransmission_timeout(&TimeoutEvent {
+            now,
+            bytes_in_flight: flight,
+        });
+        self.board.on_timeout();
+        let point = self.board.snd_nxt();
+        self.state = LossState::Loss { point };
+        self.recover = Some(point);
+        self.dup_acks = 0;
+        self.rtt.back_off();
+        self.next_send_time = now;
+        self.rto_deadline = Some(now + self.rtt.rto());
+        self.transmit(now, out);
+    }
+
+    /// The pacing timer expired: send what is due.
+    pub fn on_pacing_timer(&mut self, now: SimTime, out: &mut Vec<Packet>) {
+        self.pacing_deadline = None;
+        self.transmit(now, out);
+    }
+
+    /// Send as much as the window, the receive window, pacing and the application allow.
+    fn transmit(&mut self, now: SimTime, out: &mut Vec<Packet>) {
+        let mut blocked_by_window = false;
+        loop {
+            let retransmission = self.board.next_retransmission();
+            let (seq, len) = match retransmission {
+                Some(hole) => hole,
+                None => {
+                    let seq = self.board.snd_nxt();
+                    if seq >= self.data_end {
+                        // Nothing to send although the window may allow it (draft-cheng §3.4).
+                        if self.pipe() < self.window() {
+                            self.rate.mark_app_limited(self.pipe());
+                        }
+                        break;
+                    }
+                    let len = self.config.mss.min(self.data_end - seq);
+                    let rwnd = self.config.receive_window.unwrap_or(u64::MAX);
+                    if seq + len - self.board.snd_una() > rwnd {
+                        break; // receive-window limited
+                    }
+                    (seq, len as u32)
+                }
+            };
+            let pipe = self.pipe();
+            if pipe + len as u64 > self.window() {
+                blocked_by_window = true;
+                break;
+            }
+            if let Some(rate) = self.pacing_rate() {
+                if now < self.next_send_time {
+                    self.pacing_deadline = Some(self.next_send_time);
+                    break;
+                }
+                // Pace payload bytes: the next send may leave len·8/rate seconds later.
+                let gap = len as u128 * 8 * 1_000_000_000 / rate as u128;
+                self.next_send_time = self.next_send_time.max(now)
+                    + SimDuration::from_nanos(gap.min(u64::MAX as u128) as u64);
+            }
+            self.send_segment(now, seq, len, retransmission.is_some(), pipe, out);
+        }
+        self.validate_cwnd(blocked_by_window);
+    }
+
+    fn send_segment(
+        &mut self,
+        now: SimTime,
+        seq: u64,
+        len: u32,
+        retransmission: bool,
+        pipe: u64,
+        out: &mut Vec<Packet>,
+    ) {
+        let send_state = self.rate.on_send(now, pipe);
+        if retransmission {
+            self.board.on_retransmit(seq, now, send_state);
+            self.stats.retransmissions += 1;
+        } else {
+            self.board.push(len, now, send_state);
+        }
+        if matches!(self.state, LossState::Recovery { .. }) {
+            self.prr.out += len as u64;
+        }
+        let wire_bytes = len + self.config.header_bytes as u32;
+        self.stats.packets_sent += 1;
+        self.stats.payload_bytes_sent += len as u64;
+        self.stats.wire_bytes_sent += wire_bytes as u64;
+        // RFC 6298 §5.1: start the timer if it is not running.
+        if self.rto_deadline.is_none() {
+            self.rto_deadline = Some(now + self.rtt.rto());
+        }
+        self.cc.on_packet_sent(now, len as u64, self.pipe());
+        out.push(Packet {
+            flow: self.config.flow,
+            hop: 0,
+            kind: PacketKind::Data,
+            retransmission,
+            sack_count: 0,
+            wire_bytes,
+            payload: len,
+            seq,
+            sack: [SackBlock::default(); MAX_SACK_BLOCKS],
+        });
+    }
+
+    /// Track whether the window, rather than the application or the receiver, limited the
+    /// last flight (the idea of RFC 7661 and Linux `tcp_cwnd_validate`).
+    fn validate_cwnd(&mut self, blocked_by_window: bool) {
+        let pipe = self.pipe();
+        if self.board.snd_una() >= self.cwnd_usage_end
+            || blocked_by_window
+            || (!self.cwnd_limited && pipe > self.max_pipe_in_window)
+        {
+            self.cwnd_limited = blocked_by_window;
+            self.max_pipe_in_window = pipe;
+            self.cwnd_usage_end = self.board.snd_nxt();
+        }
+    }
+
+    /// Debug check of the scoreboard counters.
+    #[cfg(debug_assertions)]
+    pub fn check_invariants(&self) {
+        self.board.check_counters();
+        let cwnd = self.cc.cwnd();
+        assert!(
+            cwnd >= self.config.mss,
+            "flow {}: {} cwnd {cwnd} below one MSS",
+            self.config.flow,
+            self.cc.name()
+        );
+    }
+}
