@@ -114,8 +114,13 @@ pub struct CongestionEvent {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TimeoutEvent {
     pub now: SimTime,
-    /// FlightSize before the timeout marked the outstanding data lost.
+    /// Bytes in flight (RFC 6675 pipe, which excludes SACKed data) before the timeout
+    /// marked the outstanding data lost.
     pub bytes_in_flight: u64,
+    /// The timeout continues a loss episode whose window reduction already happened (it
+    /// fired during fast recovery, or repeats an earlier timeout). RFC 5681 §3.1 then holds
+    /// ssthresh constant, as Linux's `tcp_enter_loss` does: only cwnd collapses.
+    pub in_loss_episode: bool,
 }
 
 /// A congestion controller: a pure state machine over bytes and nanoseconds.

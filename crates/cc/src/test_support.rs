@@ -49,5 +49,6 @@ pub fn timeout(bytes_in_flight: u64) -> TimeoutEvent {
     TimeoutEvent {
         now: SimTime::ZERO,
         bytes_in_flight,
+        in_loss_episode: false,
     }
 }

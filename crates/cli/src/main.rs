@@ -47,6 +47,12 @@ enum Command {
     Algorithms,
 }
 
+/// Print to stdout; a closed pipe (`cclab algorithms | head`) is not an error.
+pub fn emit(text: &str) {
+    use std::io::Write;
+    let _ = std::io::stdout().lock().write_all(text.as_bytes());
+}
+
 /// How a command failed: bad input (exit 2) or a failed run (exit 1).
 pub enum Failure {
     BadInput(anyhow::Error),
@@ -64,7 +70,7 @@ fn main() -> ExitCode {
         } => commands::run::run(&file, out, &overrides, quiet),
         Command::Check { file, overrides } => commands::check::check(&file, &overrides),
         Command::Algorithms => {
-            print!("{}", commands::algorithms::listing());
+            emit(&commands::algorithms::listing());
             Ok(())
         }
     };

@@ -78,8 +78,11 @@ impl CongestionControl for Reno {
     }
 
     fn on_retransmission_timeout(&mut self, event: &TimeoutEvent) {
-        // RFC 5681 §3.1 eq. (4) and the loss window LW = 1 SMSS.
-        self.ssthresh = half_flight_ssthresh(event.bytes_in_flight, self.mss);
+        // RFC 5681 §3.1 eq. (4) and the loss window LW = 1 SMSS; ssthresh is held when the
+        // episode already reduced it.
+        if !event.in_loss_episode {
+            self.ssthresh = half_flight_ssthresh(event.bytes_in_flight, self.mss);
+        }
         self.cwnd = self.mss;
         self.bytes_acked_in_ca = 0;
         self.slow_start.restart();
@@ -151,6 +154,17 @@ mod tests {
         assert_eq!((r.cwnd(), r.ssthresh()), (MSS, 15 * MSS));
         r.on_ack(&ack(MSS));
         assert_eq!(r.cwnd(), 2 * MSS);
+    }
+
+    #[test]
+    fn timeout_within_a_loss_episode_keeps_ssthresh() {
+        let mut r = reno();
+        r.on_congestion_event(&loss(40 * MSS));
+        r.on_retransmission_timeout(&TimeoutEvent {
+            in_loss_episode: true,
+            ..timeout(80 * MSS)
+        });
+        assert_eq!((r.cwnd(), r.ssthresh()), (MSS, 20 * MSS));
     }
 
     #[test]

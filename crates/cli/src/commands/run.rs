@@ -65,14 +65,14 @@ pub fn run(
     write_summary(&dir, &summary)
         .with_context(|| format!("cannot write {}", dir.join("summary.json").display()))
         .map_err(failed)?;
-    print!("{}", summary_table(&summary));
-    println!(
-        "{} events, {} bottleneck packets in {:.3} s wall ({:.2} M packets/s); output in {}",
+    crate::emit(&summary_table(&summary));
+    crate::emit(&format!(
+        "{} events, {} bottleneck packets in {:.3} s wall ({:.2} M packets/s); output in {}\n",
         result.events,
         summary.run.packets,
         wall,
         summary.run.packets as f64 / wall.max(1e-9) / 1e6,
         dir.display()
-    );
+    ));
     Ok(())
 }

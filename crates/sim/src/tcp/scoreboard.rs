@@ -6,6 +6,7 @@
 //! - SACK blocks are merged into a [`RangeSet`], which reports only newly covered bytes;
 //! - loss marking (RFC 6675 `IsLost`) advances a pointer that never moves back;
 //! - the next retransmission is found by a second pointer that never moves back;
+//! - a lost retransmission is found from a FIFO of the retransmissions in flight;
 //! - the bytes in flight are kept as counters (Linux's `packets_out`, `sacked_out`,
 //!   `lost_out`, `retrans_out`), not recounted.
 //!
@@ -57,6 +58,8 @@ pub struct Scoreboard {
     lost_up_to: u64,
     /// No segment below this is waiting to be retransmitted.
     retransmit_from: u64,
+    /// Retransmissions in flight, oldest first: (seq, snd_nxt when it was sent).
+    retransmissions: VecDeque<(u64, u64)>,
 }
 
 impl Scoreboard {
@@ -72,6 +75,7 @@ impl Scoreboard {
             retransmitted_bytes: 0,
             lost_up_to: 0,
             retransmit_from: 0,
+            retransmissions: VecDeque::new(),
         }
     }
 
@@ -276,6 +280,37 @@ impl Scoreboard {
         segment.sent_time = now;
         segment.send_state = send_state;
         self.retransmitted_bytes += segment.len as u64;
+        self.retransmissions.push_back((seq, self.end));
+    }
+
+    /// Lost retransmissions: a retransmission is lost when DupThresh segments sent after it
+    /// (new data above the snd_nxt of its sending) are SACKed, by the same reasoning as
+    /// RFC 6675 IsLost applied in sending order (Linux did this in `tcp_mark_lost_retrans`
+    /// before RACK, RFC 8985). The segment becomes due for retransmission again. Returns
+    /// the bytes newly marked lost.
+    pub fn mark_lost_retransmissions(&mut self, dup_thresh: u64) -> u64 {
+        let Some(highest_sacked) = self.sacked.highest_end() else {
+            return 0;
+        };
+        let mut newly_lost = 0;
+        while let Some(&(seq, sent_snd_nxt)) = self.retransmissions.front() {
+            if highest_sacked < sent_snd_nxt + dup_thresh * self.mss {
+                break; // later ones were sent later still: none is known lost yet
+            }
+            self.retransmissions.pop_front();
+            if seq < self.base {
+                continue; // cumulatively acknowledged since
+            }
+            let index = self.index(seq);
+            let segment = &mut self.segments[index];
+            if segment.flags & (RETRANSMITTED | SACKED) == RETRANSMITTED {
+                segment.flags &= !RETRANSMITTED;
+                self.retransmitted_bytes -= segment.len as u64;
+                newly_lost += segment.len as u64;
+                self.retransmit_from = self.retransmit_from.min(seq);
+            }
+        }
+        newly_lost
     }
 
     /// RFC 6298 §5 / RFC 5681 §3.1 after a timeout: every un-SACKed segment is presumed lost
@@ -290,6 +325,7 @@ impl Scoreboard {
         }
         self.lost_bytes = self.outstanding() - self.sacked_bytes;
         self.retransmitted_bytes = 0;
+        self.retransmissions.clear();
         self.lost_up_to = self.end;
         self.retransmit_from = self.base;
     }
@@ -385,6 +421,29 @@ mod tests {
         assert_eq!(b.next_retransmission(), Some((0, 1000)));
         b.on_retransmit(0, SimTime::ZERO, SendState::default());
         assert_eq!(b.next_retransmission(), Some((2000, 1000)));
+        b.check_counters();
+    }
+
+    #[test]
+    fn a_lost_retransmission_is_detected_by_later_sacks() {
+        // Segment 0 lost, 1-3 SACKed: retransmit 0 while snd_nxt = 4000, then send 4-7.
+        let mut b = board_with(4);
+        b.sack(1000, 4000, |_| {});
+        b.mark_losses(3);
+        assert_eq!(b.next_retransmission(), Some((0, 1000)));
+        b.on_retransmit(0, SimTime::ZERO, SendState::default());
+        for _ in 0..4 {
+            b.push(MSS as u32, SimTime::ZERO, SendState::default());
+        }
+        // Two segments sent after the retransmission are SACKed: not yet conclusive.
+        b.sack(4000, 6000, |_| {});
+        assert_eq!(b.mark_lost_retransmissions(3), 0);
+        // A third: the retransmission must have been lost too.
+        b.sack(6000, 7000, |_| {});
+        assert_eq!(b.mark_lost_retransmissions(3), 1000);
+        assert_eq!(b.next_retransmission(), Some((0, 1000)));
+        // pipe = 8000 - 6000 SACKed - 1000 lost + 0 retransmitted = 1000 (segment 7).
+        assert_eq!(b.pipe(), 1000);
         b.check_counters();
     }
 

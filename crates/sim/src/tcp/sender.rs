@@ -86,6 +86,8 @@ pub struct Sender {
     recover: Option<u64>,
     /// NewReno partial ACKs restart the RTO only on the first one (RFC 6582 §3.2 step 5).
     partial_ack_seen: bool,
+    /// snd_una when the last retransmission timeout fired.
+    una_at_last_timeout: Option<u64>,
     /// Linux `tcp_cwnd_validate`: whether the window limited sending over the last flight.
     cwnd_limited: bool,
     max_pipe_in_window: u64,
@@ -110,6 +112,7 @@ impl Sender {
             dup_acks: 0,
             recover: None,
             partial_ack_seen: false,
+            una_at_last_timeout: None,
             cwnd_limited: false,
             max_pipe_in_window: 0,
             cwnd_usage_end: 0,
@@ -266,7 +269,7 @@ impl Sender {
         }
 
         let newly_lost = if self.sack_enabled() && self.board.sacked_bytes() > 0 {
-            self.board.mark_losses(DUP_THRESH)
+            self.board.mark_losses(DUP_THRESH) + self.board.mark_lost_retransmissions(DUP_THRESH)
         } else {
             0
         };
@@ -451,10 +454,23 @@ impl Sender {
             return;
         }
         self.stats.timeouts += 1;
-        let flight = self.board.outstanding();
+        // RFC 6675 pipe rather than FlightSize: after long SACK recoveries FlightSize also
+        // counts SACKed data that has left the network.
+        let flight = self.board.pipe();
+        let una = self.board.snd_una();
+        // The window was already reduced for this loss if the timeout interrupts fast
+        // recovery, or repeats a timeout that made no progress since (RFC 5681 §3.1; Linux
+        // recomputes ssthresh in the loss state only after forward progress).
+        let in_loss_episode = match self.state {
+            LossState::Open => false,
+            LossState::Recovery { .. } => true,
+            LossState::Loss { .. } => self.una_at_last_timeout == Some(una),
+        };
+        self.una_at_last_timeout = Some(una);
         self.cc.on_retransmission_timeout(&TimeoutEvent {
             now,
             bytes_in_flight: flight,
+            in_loss_episode,
         });
         self.board.on_timeout();
         let point = self.board.snd_nxt();
