@@ -23,8 +23,7 @@ fn delivered_between(samples: &[FlowSample], flow: u32, from_s: f64, to_s: f64) 
     let at = |t: f64| {
         samples
             .iter()
-            .filter(|s| s.flow == flow && s.time.as_secs_f64() <= t + 1e-9)
-            .next_back()
+            .rfind(|s| s.flow == flow && s.time.as_secs_f64() <= t + 1e-9)
             .map_or(0, |s| s.delivered_bytes)
     };
     at(to_s) - at(from_s)
