@@ -1,3 +1,5 @@
 //! One congestion controller per file, each registered in [`crate::registry`].
 
 pub mod reno;
+pub mod westwood;
+pub mod westwood_filter;
