@@ -1,5 +1,6 @@
 //! One congestion controller per file, each registered in [`crate::registry`].
 
+pub mod areno;
 pub mod reno;
 pub mod veno;
 pub mod westwood;
