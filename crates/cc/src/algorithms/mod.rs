@@ -1,6 +1,7 @@
 //! One congestion controller per file, each registered in [`crate::registry`].
 
 pub mod areno;
+pub mod fusion;
 pub mod reno;
 pub mod veno;
 pub mod westwood;
