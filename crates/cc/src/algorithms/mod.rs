@@ -2,6 +2,7 @@
 
 pub mod areno;
 pub mod fusion;
+pub mod libra;
 pub mod reno;
 pub mod veno;
 pub mod westwood;
