@@ -39,7 +39,14 @@ impl std::fmt::Debug for SlowStartInfo {
 }
 
 /// Controllers, in the order `cclab algorithms` lists them.
-pub const ALGORITHMS: &[&AlgorithmInfo] = &[&algorithms::reno::INFO];
+pub const ALGORITHMS: &[&AlgorithmInfo] = &[
+    &algorithms::reno::INFO,
+    &algorithms::westwood::INFO,
+    &algorithms::veno::INFO,
+    &algorithms::libra::INFO,
+    &algorithms::areno::INFO,
+    &algorithms::fusion::INFO,
+];
 
 /// Slow-start variants, in listing order.
 pub const SLOW_STARTS: &[&SlowStartInfo] = &[&slow_start::standard::INFO];

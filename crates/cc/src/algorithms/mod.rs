@@ -1,3 +1,9 @@
 //! One congestion controller per file, each registered in [`crate::registry`].
 
+pub mod areno;
+pub mod fusion;
+pub mod libra;
 pub mod reno;
+pub mod veno;
+pub mod westwood;
+pub mod westwood_filter;

@@ -1,0 +1,332 @@
+//! TCP Westwood+ (Grieco & Mascolo, "Performance evaluation and comparison of Westwood+,
+//! New Reno, and Vegas TCP congestion control", ACM CCR 34(2), 2004; Casetti, Gerla,
+//! Mascolo, Sanadidi, Wang, MOBICOM 2001 for Westwood; Linux `net/ipv4/tcp_westwood.c`).
+//!
+//! Probing is Reno's (pluggable slow start, then +1 SMSS per window of ACKed bytes, RFC 3465
+//! byte counting). What changes is the response to congestion: instead of halving, the
+//! window is set from the end-to-end bandwidth estimate BWE
+//! ([`westwood_filter`](super::westwood_filter)), so that after a loss the sender keeps
+//! exactly the pipe it has measured:
+//!
+//! * 3 duplicate ACKs: `ssthresh = max(BWE·RTT_min, 2 SMSS)`; `cwnd = min(cwnd, ssthresh)`.
+//! * RTO: the same ssthresh; `cwnd = 1 SMSS`.
+//!
+//! `BWE·RTT_min` is rounded down to whole segments, as both sources compute it in segments
+//! (Linux: `bw_est * rtt_min / mss_cache`).
+
+use super::westwood_filter::{BweVariant, DEFAULT_FILTER_GAIN, WestwoodBandwidthEstimator};
+use crate::controller::{
+    Ack, CcConfig, CongestionControl, CongestionEvent, TimeoutEvent, half_flight_ssthresh,
+};
+use crate::params::ParamSpec;
+use crate::registry::AlgorithmInfo;
+use crate::slow_start::{SlowStart, Window};
+
+const PARAMS: &[ParamSpec] = &[
+    ParamSpec::choice("variant", "paper", &["paper", "linux"]).doc(
+        "paper: one 7/8 filter stage over per-round samples, cwnd = min(cwnd, ssthresh) after \
+         3 dup ACKs; linux: the filter applied twice over windows >= max(RTT, 50 ms), cwnd = \
+         ssthresh when recovery ends, RTT_min re-learnt after an RTO",
+    ),
+    ParamSpec::number("filter_gain", DEFAULT_FILTER_GAIN, 0.0, 0.999)
+        .doc("weight g of the previous estimate in each filter stage, BWE = g*BWE + (1-g)*sample"),
+];
+
+pub const INFO: AlgorithmInfo = AlgorithmInfo {
+    name: "westwood",
+    aliases: &["westwood+", "westwood_plus"],
+    summary: "Reno probing; after loss ssthresh = bandwidth estimate x RTT_min (Westwood+)",
+    reference: "Grieco & Mascolo, ACM CCR 34(2) 2004 (Westwood+); Casetti et al., MOBICOM 2001; \
+                Linux net/ipv4/tcp_westwood.c",
+    params: PARAMS,
+    uses_slow_start: true,
+    build: |config, params, slow_start| {
+        Box::new(Westwood::new(
+            config,
+            slow_start,
+            BweVariant::from_choice(params.choice("variant")),
+            params.number("filter_gain"),
+        ))
+    },
+};
+
+pub struct Westwood {
+    mss: u64,
+    cwnd: u64,
+    ssthresh: u64,
+    /// Bytes acknowledged since cwnd last grew in congestion avoidance (RFC 3465 §2.1).
+    bytes_acked_in_ca: u64,
+    variant: BweVariant,
+    bwe: WestwoodBandwidthEstimator,
+    slow_start: Box<dyn SlowStart>,
+}
+
+impl Westwood {
+    pub fn new(
+        config: &CcConfig,
+        slow_start: Box<dyn SlowStart>,
+        variant: BweVariant,
+        filter_gain: f64,
+    ) -> Self {
+        Westwood {
+            mss: config.mss,
+            cwnd: config.initial_cwnd,
+            ssthresh: config.initial_ssthresh,
+            bytes_acked_in_ca: 0,
+            variant,
+            bwe: WestwoodBandwidthEstimator::new(variant, filter_gain),
+            slow_start,
+        }
+    }
+
+    /// The bandwidth estimator (for traces and tests).
+    pub fn estimator(&self) -> &WestwoodBandwidthEstimator {
+        &self.bwe
+    }
+
+    /// `max(BWE·RTT_min, 2 SMSS)` in whole segments. Before the first bandwidth sample the
+    /// sources give no usable value (Linux would return 2 segments); we fall back to RFC 5681
+    /// `max(FlightSize/2, 2 SMSS)` instead.
+    fn bandwidth_ssthresh(&self, bytes_in_flight: u64) -> u64 {
+        match self.bwe.bdp_bytes() {
+            Some(bdp) => {
+                let segments = (bdp / self.mss as f64).floor() as u64;
+                (segments * self.mss).max(2 * self.mss)
+            }
+            None => half_flight_ssthresh(bytes_in_flight, self.mss),
+        }
+    }
+}
+
+impl CongestionControl for Westwood {
+    fn name(&self) -> &'static str {
+        INFO.name
+    }
+
+    fn on_ack(&mut self, ack: &Ack) {
+        // The estimate is a measurement: it runs on every ACK, also in recovery.
+        self.bwe.on_ack(ack);
+        if !ack.may_grow() {
+            return;
+        }
+        if self.cwnd < self.ssthresh {
+            let mut window = Window {
+                cwnd: self.cwnd,
+                ssthresh: self.ssthresh,
+                mss: self.mss,
+            };
+            self.slow_start.on_ack(&mut window, ack);
+            self.cwnd = window.cwnd;
+            self.ssthresh = window.ssthresh;
+            return;
+        }
+        // Reno congestion avoidance, RFC 3465 §2.1: cwnd += SMSS per cwnd bytes ACKed.
+        self.bytes_acked_in_ca += ack.bytes_acked;
+        if self.bytes_acked_in_ca >= self.cwnd {
+            self.bytes_acked_in_ca -= self.cwnd;
+            self.cwnd += self.mss;
+        }
+    }
+
+    fn on_congestion_event(&mut self, event: &CongestionEvent) {
+        self.ssthresh = self.bandwidth_ssthresh(event.bytes_in_flight);
+        self.cwnd = match self.variant {
+            // Grieco & Mascolo: "if (cwin > ssthresh) cwin = ssthresh".
+            BweVariant::Paper => self.cwnd.min(self.ssthresh),
+            // Linux: CA_EVENT_COMPLETE_CWR sets cwnd = ssthresh = BWE·RTT_min when recovery ends.
+            BweVariant::Linux => self.ssthresh,
+        };
+        self.bytes_acked_in_ca = 0;
+    }
+
+    fn on_retransmission_timeout(&mut self, event: &TimeoutEvent) {
+        // Same ssthresh, loss window of one segment.
+        self.ssthresh = self.bandwidth_ssthresh(event.bytes_in_flight);
+        self.cwnd = self.mss;
+        self.bytes_acked_in_ca = 0;
+        self.bwe.on_timeout();
+        self.slow_start.restart();
+    }
+
+    fn cwnd(&self) -> u64 {
+        self.cwnd
+    }
+
+    fn ssthresh(&self) -> u64 {
+        self.ssthresh
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::controller::UNLIMITED;
+    use crate::slow_start::standard::StandardSlowStart;
+    use crate::test_support::{ack, loss, timeout};
+    use crate::time::{SimDuration, SimTime};
+
+    const MSS: u64 = 1000;
+
+    fn westwood(variant: BweVariant) -> Westwood {
+        let config = CcConfig::new(MSS);
+        Westwood::new(
+            &config,
+            Box::new(StandardSlowStart::new(&config)),
+            variant,
+            DEFAULT_FILTER_GAIN,
+        )
+    }
+
+    /// An ACK of `bytes` at `now_ms` with `snd_una = una`, `snd_nxt = nxt` and an RTT sample.
+    fn ack_at(bytes: u64, now_ms: u64, una: u64, nxt: u64, rtt_ms: u64) -> Ack {
+        Ack {
+            now: SimTime::ZERO + SimDuration::from_millis(now_ms),
+            rtt: Some(SimDuration::from_millis(rtt_ms)),
+            snd_una: una,
+            snd_nxt: nxt,
+            ..ack(bytes)
+        }
+    }
+
+    /// Measure one round in the paper variant: an opening ACK at t = 0 that sets the round
+    /// marker at 10 MSS, then ten 1-MSS ACKs, 10 ms apart, the last reaching the marker.
+    /// b_1 = 10,000 B / 0.1 s = 100,000 B/s = BWE (the first sample seeds the filter).
+    /// Every ACK carries an RTT sample of `rtt_ms` except the last, which carries `min_rtt_ms`.
+    fn measure_100kbps(w: &mut Westwood, rtt_ms: u64, min_rtt_ms: u64) {
+        w.on_ack(&ack_at(MSS, 0, 0, 10 * MSS, rtt_ms));
+        for i in 1..=10 {
+            let rtt = if i == 10 { min_rtt_ms } else { rtt_ms };
+            w.on_ack(&ack_at(MSS, 10 * i, i * MSS, (i + 10) * MSS, rtt));
+        }
+        assert_eq!(w.estimator().bandwidth(), Some(100_000.0));
+    }
+
+    #[test]
+    fn starts_like_reno() {
+        let w = westwood(BweVariant::Paper);
+        assert_eq!((w.cwnd(), w.ssthresh()), (10 * MSS, UNLIMITED));
+    }
+
+    #[test]
+    fn loss_sets_ssthresh_to_bandwidth_times_min_rtt() {
+        let mut w = westwood(BweVariant::Paper);
+        measure_100kbps(&mut w, 100, 80);
+        // Slow start grew cwnd from 10 to 21 MSS over the 11 ACKs (+1 MSS each).
+        assert_eq!(w.cwnd(), 21 * MSS);
+        // BWE * RTT_min = 100,000 B/s * 0.080 s = 8,000 B = 8 segments.
+        w.on_congestion_event(&loss(21 * MSS));
+        assert_eq!(w.ssthresh(), 8 * MSS);
+        // cwnd = min(cwnd, ssthresh) = min(21, 8) MSS.
+        assert_eq!(w.cwnd(), 8 * MSS);
+    }
+
+    #[test]
+    fn loss_keeps_a_window_already_below_the_estimate() {
+        let mut w = westwood(BweVariant::Paper);
+        measure_100kbps(&mut w, 1000, 1000);
+        // BWE * RTT_min = 100,000 * 1.0 = 100,000 B = 100 segments > cwnd = 21 segments.
+        w.on_congestion_event(&loss(21 * MSS));
+        assert_eq!((w.ssthresh(), w.cwnd()), (100 * MSS, 21 * MSS));
+        // cwnd < ssthresh: the next ACK slow-starts again (+1 MSS).
+        w.on_ack(&ack_at(MSS, 200, 11 * MSS, 40 * MSS, 1000));
+        assert_eq!(w.cwnd(), 22 * MSS);
+    }
+
+    #[test]
+    fn estimate_is_rounded_down_to_segments_and_floored_at_two() {
+        let mut w = westwood(BweVariant::Paper);
+        // BWE * RTT_min = 100,000 * 0.0125 = 1,250 B -> 1 segment -> floor of 2 segments.
+        measure_100kbps(&mut w, 100, 12);
+        w.on_congestion_event(&loss(21 * MSS));
+        assert_eq!((w.ssthresh(), w.cwnd()), (2 * MSS, 2 * MSS));
+        // 100,000 * 0.087 = 8,700 B -> 8 segments (rounded down, not to nearest).
+        let mut w = westwood(BweVariant::Paper);
+        measure_100kbps(&mut w, 100, 87);
+        w.on_congestion_event(&loss(21 * MSS));
+        assert_eq!(w.ssthresh(), 8 * MSS);
+    }
+
+    #[test]
+    fn timeout_uses_the_same_ssthresh_and_a_one_segment_window() {
+        let mut w = westwood(BweVariant::Paper);
+        measure_100kbps(&mut w, 100, 100);
+        // 100,000 * 0.1 = 10,000 B = 10 segments.
+        w.on_retransmission_timeout(&timeout(21 * MSS));
+        assert_eq!((w.cwnd(), w.ssthresh()), (MSS, 10 * MSS));
+        w.on_ack(&ack_at(MSS, 200, 11 * MSS, 12 * MSS, 100));
+        assert_eq!(w.cwnd(), 2 * MSS);
+    }
+
+    #[test]
+    fn without_an_estimate_loss_falls_back_to_half_the_flight() {
+        let mut w = westwood(BweVariant::Paper);
+        w.on_congestion_event(&loss(30 * MSS));
+        assert_eq!((w.ssthresh(), w.cwnd()), (15 * MSS, 10 * MSS));
+    }
+
+    #[test]
+    fn linux_variant_sets_cwnd_to_ssthresh_even_above_cwnd() {
+        let mut w = westwood(BweVariant::Linux);
+        // All ACKs in recovery, so cwnd stays 10 MSS while the estimator measures. Linux
+        // windows: the first ACK (t = 0) opens one; with RTT 200 ms and an ACK every 10 ms the
+        // ACK at 210 ms closes it, holding the ACKs at 10..200 ms = 20,000 B over 0.210 s.
+        for i in 0..=21u64 {
+            w.on_ack(&Ack {
+                in_recovery: true,
+                ..ack_at(MSS, 10 * i, i * MSS, 0, 200)
+            });
+        }
+        let bwe = 20_000.0 / 0.210; // 95,238.1 B/s
+        assert!((w.estimator().bandwidth().unwrap() - bwe).abs() < 1e-6);
+        assert_eq!(w.cwnd(), 10 * MSS);
+        // BWE * RTT_min = 95,238.1 * 0.2 = 19,047.6 B -> 19 segments; cwnd = ssthresh.
+        w.on_congestion_event(&loss(10 * MSS));
+        assert_eq!((w.ssthresh(), w.cwnd()), (19 * MSS, 19 * MSS));
+    }
+
+    #[test]
+    fn congestion_avoidance_is_reno() {
+        let mut w = westwood(BweVariant::Paper);
+        measure_100kbps(&mut w, 100, 100);
+        w.on_congestion_event(&loss(21 * MSS));
+        assert_eq!(w.cwnd(), 10 * MSS);
+        // One window of delayed ACKs (5 x 2 MSS) adds exactly one segment.
+        for i in 0..4 {
+            w.on_ack(&ack_at(2 * MSS, 200 + i, 0, 0, 100));
+        }
+        assert_eq!(w.cwnd(), 10 * MSS);
+        w.on_ack(&ack_at(2 * MSS, 205, 0, 0, 100));
+        assert_eq!(w.cwnd(), 11 * MSS);
+    }
+
+    #[test]
+    fn no_growth_in_recovery_or_when_not_cwnd_limited() {
+        let mut w = westwood(BweVariant::Paper);
+        w.on_ack(&Ack {
+            in_recovery: true,
+            ..ack(MSS)
+        });
+        w.on_ack(&Ack {
+            cwnd_limited: false,
+            ..ack(MSS)
+        });
+        assert_eq!(w.cwnd(), 10 * MSS);
+    }
+
+    #[test]
+    fn registered_by_name_and_builds_with_defaults() {
+        use crate::params::Params;
+        use crate::registry::{build, find_algorithm, find_slow_start};
+        let info = find_algorithm("westwood").expect("westwood is in ALGORITHMS");
+        let standard = find_slow_start("standard").expect("standard slow start exists");
+        let cc = build(
+            info,
+            &Params::defaults(info.params),
+            standard,
+            &Params::defaults(standard.params),
+            &CcConfig::new(MSS),
+        );
+        assert_eq!(cc.name(), "westwood");
+        assert_eq!(cc.cwnd(), 10 * MSS);
+    }
+}
