@@ -42,7 +42,8 @@ impl std::fmt::Debug for SlowStartInfo {
 pub const ALGORITHMS: &[&AlgorithmInfo] = &[&algorithms::reno::INFO];
 
 /// Slow-start variants, in listing order.
-pub const SLOW_STARTS: &[&SlowStartInfo] = &[&slow_start::standard::INFO];
+pub const SLOW_STARTS: &[&SlowStartInfo] =
+    &[&slow_start::standard::INFO, &slow_start::smooth_start::INFO];
 
 #[derive(Clone, Debug, Error, PartialEq, Eq)]
 #[error("unknown {what} `{name}`{}", match .suggestion {
