@@ -4,6 +4,7 @@
 //! arrives while `cwnd < ssthresh`. The variant grows cwnd and may end slow start early by
 //! lowering ssthresh (HyStart does). Congestion avoidance stays the controller's business.
 
+pub mod hystart;
 pub mod limited;
 pub mod round;
 pub mod segments;
