@@ -5,6 +5,7 @@
 //! lowering ssthresh (HyStart does). Congestion avoidance stays the controller's business.
 
 pub mod hystart;
+pub mod hystart_plus_plus;
 pub mod limited;
 pub mod round;
 pub mod segments;
