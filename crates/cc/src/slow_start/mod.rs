@@ -7,6 +7,7 @@
 pub mod hystart;
 pub mod hystart_plus_plus;
 pub mod limited;
+pub mod packet_pair;
 pub mod round;
 pub mod segments;
 pub mod smooth_start;
