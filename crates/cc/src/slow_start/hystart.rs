@@ -15,11 +15,11 @@
 //!
 //! Rounds are counted in sequence space ([`RoundTracker`]). minRTT is the smallest sample seen
 //! since the start or the last timeout (Linux resets `delay_min` with the rest of its state
-//! on a timeout). The delay reference is a parameter, because the sources differ:
-//! `previous-round` compares with the previous round's minimum (the form given in the lead's
-//! specification and kept by HyStart++, RFC 9406 §4.2); `min-rtt` is Linux: it keeps a
-//! running minimum over the whole round, checks from the 9th sample on, and compares with
-//! minRTT (`curr_rtt > delay_min + HYSTART_DELAY_THRESH(delay_min >> 3)`).
+//! on a timeout). The delay reference is a parameter: `min-rtt` (default) is Linux, which
+//! keeps a running minimum over the whole round, tests from the 9th sample on and compares
+//! with minRTT (`curr_rtt > delay_min + HYSTART_DELAY_THRESH(delay_min >> 3)`), as every
+//! Linux version since 2.6.29 has; `previous-round` compares the first 8 samples' minimum
+//! with the previous round's (the test HyStart++, RFC 9406 §4.2, adopted).
 
 use super::round::RoundTracker;
 use super::standard::StandardSlowStart;
@@ -43,14 +43,9 @@ const PARAMS: &[ParamSpec] = &[
     ParamSpec::number("ack_delta", 2.0, 0.0, 1000.0)
         .unit("ms")
         .doc("largest ACK spacing that continues an ACK train (Linux hystart_ack_delta_us)"),
-    ParamSpec::choice(
-        "delay_reference",
-        "previous-round",
-        &["previous-round", "min-rtt"],
-    )
-    .doc(
-        "delay test: first 8 samples vs the previous round's minimum, or (Linux) the round's \
-         running minimum from the 9th sample vs the connection's minimum RTT",
+    ParamSpec::choice("delay_reference", "min-rtt", &["min-rtt", "previous-round"]).doc(
+        "delay test: (Linux) the round's running minimum from the 9th sample vs the \
+         connection's minimum RTT, or the first 8 samples vs the previous round's minimum",
     ),
     ParamSpec::integer("abc_limit", 2, 1, 64)
         .unit("segments")
@@ -70,12 +65,12 @@ pub const INFO: SlowStartInfo = SlowStartInfo {
 /// What the delay-increase test compares the round's minimum RTT with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DelayReference {
-    /// The minimum of the previous round's first 8 samples; the test runs once the current
-    /// round has 8 samples, with `min ≥ previous + η`.
-    PreviousRound,
     /// Linux: the running minimum of the round against the connection's minimum RTT, tested
     /// from the 9th sample on, with `min > minRTT + η`.
     MinRtt,
+    /// The minimum of the previous round's first 8 samples; the test runs once the current
+    /// round has 8 samples, with `min ≥ previous + η`.
+    PreviousRound,
 }
 
 /// HyStart's settings; `Default` is the Linux module's defaults.
@@ -98,7 +93,7 @@ impl Default for HyStartSettings {
             delay_increase: true,
             low_window: 16,
             ack_delta: SimDuration::from_millis(2),
-            delay_reference: DelayReference::PreviousRound,
+            delay_reference: DelayReference::MinRtt,
             abc_limit: 2,
         }
     }
@@ -113,8 +108,8 @@ impl HyStartSettings {
             low_window: params.number("low_window") as u64,
             ack_delta: SimDuration::from_secs_f64(params.number("ack_delta") * 1e-3),
             delay_reference: match params.choice("delay_reference") {
-                "min-rtt" => DelayReference::MinRtt,
-                _ => DelayReference::PreviousRound,
+                "previous-round" => DelayReference::PreviousRound,
+                _ => DelayReference::MinRtt,
             },
             abc_limit: params.number("abc_limit") as u64,
         }
@@ -278,8 +273,12 @@ mod tests {
     }
 
     fn linux() -> HyStartSettings {
+        HyStartSettings::default()
+    }
+
+    fn previous_round() -> HyStartSettings {
         HyStartSettings {
-            delay_reference: DelayReference::MinRtt,
+            delay_reference: DelayReference::PreviousRound,
             ..HyStartSettings::default()
         }
     }
@@ -372,13 +371,13 @@ mod tests {
         // ACKs 5 ms apart (no train), 10 per round. minRTT = 100 ms, η = clamp(12.5, 4, 16)
         // = 12.5 ms. Round 1's first 8 samples have minimum 113 ≥ 100 + 12.5: exit at the
         // 8th sample (index 7).
-        let mut hs = hystart(HyStartSettings::default());
+        let mut hs = hystart(previous_round());
         assert_eq!(
             first_exit(&mut hs, 20, &[100_000, 113_000], 10, 5000),
             Some((1, 7))
         );
         // 112 ms < 112.5 ms: no exit.
-        let mut hs = hystart(HyStartSettings::default());
+        let mut hs = hystart(previous_round());
         assert_eq!(
             first_exit(&mut hs, 20, &[100_000, 112_000, 112_000], 10, 5000),
             None
@@ -387,22 +386,31 @@ mod tests {
 
     #[test]
     fn delay_threshold_is_clamped_to_4_and_16_ms() {
-        // minRTT 20 ms: 20/8 = 2.5 ms → η = 4 ms; 24 ms exits, 23.999 ms does not.
-        let mut hs = hystart(HyStartSettings::default());
+        // Previous-round reference (`≥`). minRTT 20 ms: 20/8 = 2.5 ms → η = 4 ms; 24 ms
+        // exits, 23.999 ms does not.
+        let mut hs = hystart(previous_round());
         assert_eq!(
             first_exit(&mut hs, 20, &[20_000, 24_000], 10, 5000),
             Some((1, 7))
         );
-        let mut hs = hystart(HyStartSettings::default());
+        let mut hs = hystart(previous_round());
         assert_eq!(first_exit(&mut hs, 20, &[20_000, 23_999], 10, 5000), None);
         // minRTT 200 ms: 25 ms → η = 16 ms; 216 ms exits, 215.999 ms does not.
-        let mut hs = hystart(HyStartSettings::default());
+        let mut hs = hystart(previous_round());
         assert_eq!(
             first_exit(&mut hs, 20, &[200_000, 216_000], 10, 5000),
             Some((1, 7))
         );
-        let mut hs = hystart(HyStartSettings::default());
+        let mut hs = hystart(previous_round());
         assert_eq!(first_exit(&mut hs, 20, &[200_000, 215_999], 10, 5000), None);
+        // Linux reference (strict `>`, from the 9th sample): 24.001 ms exits, 24 ms does not.
+        let mut hs = hystart(linux());
+        assert_eq!(
+            first_exit(&mut hs, 20, &[20_000, 24_001], 10, 5000),
+            Some((1, 8))
+        );
+        let mut hs = hystart(linux());
+        assert_eq!(first_exit(&mut hs, 20, &[20_000, 24_000], 10, 5000), None);
     }
 
     #[test]
@@ -418,7 +426,7 @@ mod tests {
         // 116 vs 108, both below +12.5) there is no exit; against minRTT, 116 > 112.5 in
         // round 2.
         let gradual = [100_000, 108_000, 116_000];
-        let mut hs = hystart(HyStartSettings::default());
+        let mut hs = hystart(previous_round());
         assert_eq!(first_exit(&mut hs, 20, &gradual, 10, 5000), None);
         let mut hs = hystart(linux());
         assert_eq!(first_exit(&mut hs, 20, &gradual, 10, 5000), Some((2, 8)));
@@ -426,7 +434,7 @@ mod tests {
 
     #[test]
     fn inactive_below_sixteen_segments() {
-        for settings in [HyStartSettings::default(), linux()] {
+        for settings in [linux(), previous_round()] {
             // A 99 ms ACK train and a 50 % RTT increase at cwnd = 15 segments: no exit.
             let mut hs = hystart(settings);
             assert_eq!(first_exit(&mut hs, 15, &[100_000], 100, 1000), None);
@@ -458,18 +466,21 @@ mod tests {
         );
         let params = Params::from_inputs(
             PARAMS,
-            [("delay_reference", &ParamInput::Text("min-rtt".into()))],
+            [(
+                "delay_reference",
+                &ParamInput::Text("previous-round".into()),
+            )],
         )
         .unwrap();
-        assert_eq!(HyStartSettings::from_params(&params), linux());
-        // Delay signal only: the ACK train is ignored.
+        assert_eq!(HyStartSettings::from_params(&params), previous_round());
+        // Delay signal only: the ACK train is ignored (Linux reference: 9th sample).
         assert_eq!(
             first_exit(&mut only("delay"), 100, &[100_000], 100, 1000),
             None
         );
         assert_eq!(
             first_exit(&mut only("delay"), 20, &[100_000, 113_000], 10, 5000),
-            Some((1, 7))
+            Some((1, 8))
         );
         // ACK train only: the delay increase is ignored.
         assert_eq!(
