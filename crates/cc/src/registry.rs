@@ -42,8 +42,13 @@ impl std::fmt::Debug for SlowStartInfo {
 pub const ALGORITHMS: &[&AlgorithmInfo] = &[&algorithms::reno::INFO];
 
 /// Slow-start variants, in listing order.
-pub const SLOW_STARTS: &[&SlowStartInfo] =
-    &[&slow_start::standard::INFO, &slow_start::smooth_start::INFO];
+pub const SLOW_STARTS: &[&SlowStartInfo] = &[
+    &slow_start::standard::INFO,
+    &slow_start::smooth_start::INFO,
+    &slow_start::limited::INFO,
+    &slow_start::hystart::INFO,
+    &slow_start::hystart_plus_plus::INFO,
+];
 
 #[derive(Clone, Debug, Error, PartialEq, Eq)]
 #[error("unknown {what} `{name}`{}", match .suggestion {

@@ -10,7 +10,7 @@
 //!   apart, and the train has lasted longer than minRTT/2 since the round began. A train
 //!   that long means the flight already spans half the path's RTT at the bottleneck rate,
 //!   i.e. cwnd is near the BDP.
-//! * **Delay increase**: the smallest RTT among the first 8 samples of the round exceeds the
+//! * **Delay increase**: once the round has 8 RTT samples, its minimum RTT exceeds the
 //!   reference by η = clamp(minRTT/8, 4 ms, 16 ms): a queue is building.
 //!
 //! Rounds are counted in sequence space ([`RoundTracker`]). minRTT is the smallest sample seen
@@ -533,5 +533,23 @@ mod tests {
             hs.on_ack(&mut w, &ack(2 * MSS));
         }
         assert_eq!(w.cwnd, 40 * MSS);
+    }
+
+    #[test]
+    fn registered_and_drives_reno() {
+        let info = crate::registry::find_slow_start(INFO.name).unwrap();
+        assert_eq!(info.name, INFO.name);
+        let config = CcConfig::new(1448);
+        let reno = crate::registry::find_algorithm("reno").unwrap();
+        let mut cc = crate::registry::build(
+            reno,
+            &Params::defaults(reno.params),
+            info,
+            &Params::defaults(info.params),
+            &config,
+        );
+        // IW 10 segments, no ssthresh yet: a delayed ACK grows cwnd by two segments.
+        cc.on_ack(&ack(2 * 1448));
+        assert_eq!(cc.cwnd(), 12 * 1448);
     }
 }

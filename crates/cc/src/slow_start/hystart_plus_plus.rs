@@ -487,4 +487,22 @@ mod tests {
         assert_eq!(settings.css_rounds, 3);
         assert_eq!(settings.min_rtt_thresh, SimDuration::from_micros(2500));
     }
+
+    #[test]
+    fn registered_and_drives_reno() {
+        let info = crate::registry::find_slow_start(INFO.name).unwrap();
+        assert_eq!(info.name, INFO.name);
+        let config = CcConfig::new(1448);
+        let reno = crate::registry::find_algorithm("reno").unwrap();
+        let mut cc = crate::registry::build(
+            reno,
+            &Params::defaults(reno.params),
+            info,
+            &Params::defaults(info.params),
+            &config,
+        );
+        // IW 10 segments, no ssthresh yet: a delayed ACK grows cwnd by two segments.
+        cc.on_ack(&ack(2 * 1448));
+        assert_eq!(cc.cwnd(), 12 * 1448);
+    }
 }

@@ -195,7 +195,7 @@ impl SlowStart for SmoothStart {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::controller::UNLIMITED;
+    use crate::controller::{CcConfig, UNLIMITED};
     use crate::params::ParamInput;
     use crate::test_support::ack;
 
@@ -474,5 +474,23 @@ mod tests {
             (3, 2)
         );
         assert_eq!(shape(&[("lag_points", ParamInput::Number(0.0))]), (2, 0));
+    }
+
+    #[test]
+    fn registered_and_drives_reno() {
+        let info = crate::registry::find_slow_start(INFO.name).unwrap();
+        assert_eq!(info.name, INFO.name);
+        let config = CcConfig::new(1448);
+        let reno = crate::registry::find_algorithm("reno").unwrap();
+        let mut cc = crate::registry::build(
+            reno,
+            &Params::defaults(reno.params),
+            info,
+            &Params::defaults(info.params),
+            &config,
+        );
+        // IW 10 segments, no ssthresh yet: a delayed ACK grows cwnd by two segments.
+        cc.on_ack(&ack(2 * 1448));
+        assert_eq!(cc.cwnd(), 12 * 1448);
     }
 }
