@@ -49,7 +49,13 @@ pub const ALGORITHMS: &[&AlgorithmInfo] = &[
 ];
 
 /// Slow-start variants, in listing order.
-pub const SLOW_STARTS: &[&SlowStartInfo] = &[&slow_start::standard::INFO];
+pub const SLOW_STARTS: &[&SlowStartInfo] = &[
+    &slow_start::standard::INFO,
+    &slow_start::smooth_start::INFO,
+    &slow_start::limited::INFO,
+    &slow_start::hystart::INFO,
+    &slow_start::hystart_plus_plus::INFO,
+];
 
 #[derive(Clone, Debug, Error, PartialEq, Eq)]
 #[error("unknown {what} `{name}`{}", match .suggestion {

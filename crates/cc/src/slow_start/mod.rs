@@ -4,6 +4,13 @@
 //! arrives while `cwnd < ssthresh`. The variant grows cwnd and may end slow start early by
 //! lowering ssthresh (HyStart does). Congestion avoidance stays the controller's business.
 
+pub mod hystart;
+pub mod hystart_plus_plus;
+pub mod limited;
+pub mod packet_pair;
+pub mod round;
+pub mod segments;
+pub mod smooth_start;
 pub mod standard;
 
 use crate::controller::{Ack, CcConfig};
