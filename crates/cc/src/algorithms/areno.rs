@@ -215,10 +215,13 @@ impl CongestionControl for AdaptiveReno {
         self.base_bytes_acked = 0;
     }
 
-    fn on_retransmission_timeout(&mut self, _event: &TimeoutEvent) {
+    fn on_retransmission_timeout(&mut self, event: &TimeoutEvent) {
         // The sources describe only the fast-retransmit response; we apply the same
         // ssthresh and Reno's one-segment loss window.
-        self.ssthresh = self.reduced_window();
+        // RFC 5681 §3.1: ssthresh is held when this loss episode already reduced it.
+        if !event.in_loss_episode {
+            self.ssthresh = self.reduced_window();
+        }
         self.cwnd = self.mss;
         self.w_base = self.mss;
         self.w_probe = 0.0;

@@ -250,8 +250,11 @@ impl CongestionControl for Fusion {
         self.forget_round_change();
     }
 
-    fn on_retransmission_timeout(&mut self, _event: &TimeoutEvent) {
-        self.ssthresh = self.loss_window() as u64;
+    fn on_retransmission_timeout(&mut self, event: &TimeoutEvent) {
+        // RFC 5681 §3.1: ssthresh is held when this loss episode already reduced it.
+        if !event.in_loss_episode {
+            self.ssthresh = self.loss_window() as u64;
+        }
         self.window = self.mss as f64;
         self.reno = self.mss;
         self.forget_round_change();

@@ -195,8 +195,11 @@ impl CongestionControl for Libra {
         self.credit = 0.0;
     }
 
-    fn on_retransmission_timeout(&mut self, _event: &TimeoutEvent) {
-        self.ssthresh = self.reduced_window();
+    fn on_retransmission_timeout(&mut self, event: &TimeoutEvent) {
+        // RFC 5681 §3.1: ssthresh is held when this loss episode already reduced it.
+        if !event.in_loss_episode {
+            self.ssthresh = self.reduced_window();
+        }
         self.cwnd = self.mss;
         self.credit = 0.0;
         self.slow_start.restart();

@@ -175,9 +175,12 @@ impl CongestionControl for Veno {
         self.bytes_acked_in_ca = 0;
     }
 
-    fn on_retransmission_timeout(&mut self, _event: &TimeoutEvent) {
+    fn on_retransmission_timeout(&mut self, event: &TimeoutEvent) {
         // Linux applies the same .ssthresh rule on entering Loss state; loss window 1 SMSS.
-        self.ssthresh = self.veno_ssthresh();
+        // RFC 5681 §3.1: ssthresh is held when this loss episode already reduced it.
+        if !event.in_loss_episode {
+            self.ssthresh = self.veno_ssthresh();
+        }
         self.cwnd = self.mss;
         self.bytes_acked_in_ca = 0;
         self.slow_start.restart();

@@ -141,7 +141,10 @@ impl CongestionControl for Westwood {
 
     fn on_retransmission_timeout(&mut self, event: &TimeoutEvent) {
         // Same ssthresh, loss window of one segment.
-        self.ssthresh = self.bandwidth_ssthresh(event.bytes_in_flight);
+        // RFC 5681 §3.1: ssthresh is held when this loss episode already reduced it.
+        if !event.in_loss_episode {
+            self.ssthresh = self.bandwidth_ssthresh(event.bytes_in_flight);
+        }
         self.cwnd = self.mss;
         self.bytes_acked_in_ca = 0;
         self.bwe.on_timeout();
