@@ -77,6 +77,8 @@ impl Recovery {
 pub enum InitialSsthresh {
     Unlimited,
     Bytes(u64),
+    /// Estimated from the spacing of the first ACKs (Hoe 1996), starting from unlimited.
+    PacketPair,
 }
 
 /// `[[flows]]`: `count` identical flows.

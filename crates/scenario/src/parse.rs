@@ -315,6 +315,7 @@ fn flow_group(section: &Section) -> Result<FlowGroup, ScenarioError> {
     let initial_ssthresh = match section.get("initial_ssthresh") {
         None => InitialSsthresh::Unlimited,
         Some(Value::String(s)) if s == "unlimited" => InitialSsthresh::Unlimited,
+        Some(Value::String(s)) if s == "packet-pair" => InitialSsthresh::PacketPair,
         Some(Value::Integer(segments)) if *segments >= 2 => {
             InitialSsthresh::Bytes(*segments as u64 * mss)
         }
@@ -328,7 +329,7 @@ fn flow_group(section: &Section) -> Result<FlowGroup, ScenarioError> {
         Some(_) => {
             return Err(section.invalid(
                 "initial_ssthresh",
-                "must be \"unlimited\", segments (integer, at least 2) or bytes (\"64KB\")",
+                "must be \"unlimited\", \"packet-pair\", segments (integer, at least 2) or bytes (\"64KB\")",
             ));
         }
     };

@@ -117,7 +117,7 @@ impl Simulation {
                     mss: group.mss,
                     initial_cwnd: group.initial_window,
                     initial_ssthresh: match group.initial_ssthresh {
-                        InitialSsthresh::Unlimited => UNLIMITED,
+                        InitialSsthresh::Unlimited | InitialSsthresh::PacketPair => UNLIMITED,
                         InitialSsthresh::Bytes(b) => b,
                     },
                 };
@@ -126,6 +126,7 @@ impl Simulation {
                     &group.params,
                     group.slow_start,
                     &group.slow_start_params,
+                    group.initial_ssthresh == InitialSsthresh::PacketPair,
                     &cc_config,
                 );
                 let sender = Sender::new(
