@@ -107,20 +107,15 @@ pub fn find_slow_start(name: &str) -> Result<&'static SlowStartInfo, UnknownName
         })
 }
 
-/// Build a controller from validated parameters. With `packet_pair_ssthresh`, the slow-start
-/// part first estimates the initial ssthresh from ACK spacing (Hoe 1996).
+/// Build a controller from validated parameters.
 pub fn build(
     algorithm: &AlgorithmInfo,
     params: &Params,
     slow_start: &SlowStartInfo,
     slow_start_params: &Params,
-    packet_pair_ssthresh: bool,
     config: &CcConfig,
 ) -> Box<dyn CongestionControl> {
-    let mut slow_start = (slow_start.build)(config, slow_start_params);
-    if packet_pair_ssthresh {
-        slow_start = slow_start::packet_pair::wrap(slow_start, config);
-    }
+    let slow_start = (slow_start.build)(config, slow_start_params);
     (algorithm.build)(config, params, slow_start)
 }
 
@@ -154,7 +149,6 @@ mod tests {
                     &Params::defaults(algorithm.params),
                     slow_start,
                     &Params::defaults(slow_start.params),
-                    false,
                     &config,
                 );
                 assert_eq!(cc.name(), algorithm.name);

@@ -1,7 +1,7 @@
 //! The world and its event loop: a dumbbell built from a [`Scenario`], flows with their TCP
 //! endpoints and source routes, and the dispatch of events to links, endpoints and timers.
 
-use cclab_cc::registry;
+use cclab_cc::slow_start::packet_pair;
 use cclab_cc::{CcConfig, SimDuration, SimTime, UNLIMITED};
 use cclab_scenario::{InitialSsthresh, Recovery, Scenario};
 
@@ -121,14 +121,11 @@ impl Simulation {
                         InitialSsthresh::Bytes(b) => b,
                     },
                 };
-                let cc = registry::build(
-                    group.cc,
-                    &group.params,
-                    group.slow_start,
-                    &group.slow_start_params,
-                    group.initial_ssthresh == InitialSsthresh::PacketPair,
-                    &cc_config,
-                );
+                let mut slow_start = (group.slow_start.build)(&cc_config, &group.slow_start_params);
+                if group.initial_ssthresh == InitialSsthresh::PacketPair {
+                    slow_start = packet_pair::wrap(slow_start, &cc_config);
+                }
+                let cc = (group.cc.build)(&cc_config, &group.params, slow_start);
                 let sender = Sender::new(
                     SenderConfig {
                         flow: id,
