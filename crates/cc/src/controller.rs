@@ -125,12 +125,16 @@ pub struct TimeoutEvent {
 
 /// A congestion controller: a pure state machine over bytes and nanoseconds.
 ///
-/// Call order per ACK: the sender updates its scoreboard, then calls [`on_ack`] (if the ACK
-/// delivered new data) and, for the first loss of an episode, [`on_congestion_event`]. The
-/// sender reads [`cwnd`] and [`pacing_rate`] whenever it may transmit.
+/// Call order per ACK: the sender updates its scoreboard and detects loss; if the ACK starts a
+/// loss episode it calls [`on_congestion_event`] (and [`on_recovery_exit`] if it ends one);
+/// then, if the ACK delivered new data, [`on_ack`] with `in_recovery` telling the state after
+/// this ACK's loss detection (true on the ACK that starts recovery and on the one that ends
+/// it, so neither grows the window). The sender reads [`cwnd`] and [`pacing_rate`] whenever
+/// it may transmit.
 ///
 /// [`on_ack`]: CongestionControl::on_ack
 /// [`on_congestion_event`]: CongestionControl::on_congestion_event
+/// [`on_recovery_exit`]: CongestionControl::on_recovery_exit
 /// [`cwnd`]: CongestionControl::cwnd
 /// [`pacing_rate`]: CongestionControl::pacing_rate
 pub trait CongestionControl: Send {
@@ -152,7 +156,8 @@ pub trait CongestionControl: Send {
     /// Loss recovery ended (the cumulative ACK passed the recovery point).
     fn on_recovery_exit(&mut self, _now: SimTime) {}
 
-    /// A data segment (new or retransmitted) left the sender.
+    /// A data segment (new or retransmitted) left the sender; `bytes_in_flight` includes it,
+    /// so `bytes_in_flight == bytes` means the sender was idle before.
     fn on_packet_sent(&mut self, _now: SimTime, _bytes: u64, _bytes_in_flight: u64) {}
 
     /// Congestion window in bytes.

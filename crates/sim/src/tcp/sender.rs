@@ -86,6 +86,9 @@ pub struct Sender {
     recover: Option<u64>,
     /// NewReno partial ACKs restart the RTO only on the first one (RFC 6582 §3.2 step 5).
     partial_ack_seen: bool,
+    /// RFC 5681 §3.2 step 2 / RFC 6582 §3.2 step 5: the next retransmission leaves at once,
+    /// whatever the window (it replaces a segment that has left the network).
+    retransmit_now: bool,
     /// snd_una when the last retransmission timeout fired.
     una_at_last_timeout: Option<u64>,
     /// Linux `tcp_cwnd_validate`: whether the window limited sending over the last flight.
@@ -113,6 +116,7 @@ impl Sender {
             recover: None,
             partial_ack_seen: false,
             una_at_last_timeout: None,
+            retransmit_now: false,
             cwnd_limited: false,
             max_pipe_in_window: 0,
             cwnd_usage_end: 0,
@@ -274,10 +278,13 @@ impl Sender {
             0
         };
 
+        let was_in_recovery = matches!(self.state, LossState::Recovery { .. });
         let later_partial_ack = self.update_loss_state(now, advanced);
 
         if bytes_delivered > 0 {
-            let in_recovery = matches!(self.state, LossState::Recovery { .. });
+            // The ACK that ends recovery does not grow the window either: it acknowledges
+            // data delivered during recovery, which was already accounted for.
+            let in_recovery = was_in_recovery || matches!(self.state, LossState::Recovery { .. });
             let cwnd_limited = if self.cc.cwnd() < self.cc.ssthresh() {
                 // Linux tcp_is_cwnd_limited: in slow start, grow while cwnd < 2 × the largest
                 // flight of the last window.
@@ -302,7 +309,11 @@ impl Sender {
                 cwnd_limited,
             });
         }
-        if let LossState::Recovery { .. } = self.state {
+        // PRR runs on the ACK that starts recovery too (RFC 6937 §3); Reno inflation starts
+        // with the next duplicate (RFC 5681 §3.2 step 4).
+        if matches!(self.state, LossState::Recovery { .. })
+            && (was_in_recovery || self.sack_enabled())
+        {
             self.update_recovery_window(
                 bytes_delivered,
                 advanced,
@@ -350,6 +361,7 @@ impl Sender {
                         // RFC 6582 §3.2 step 5: a partial ACK retransmits the next hole.
                         Recovery::NewReno => {
                             self.board.mark_first_lost();
+                            self.retransmit_now = true;
                             later_partial_ack = self.partial_ack_seen;
                             self.partial_ack_seen = true;
                         }
@@ -390,6 +402,7 @@ impl Sender {
         } else {
             // RFC 5681 §3.2 steps 2–3: retransmit the lost segment, cwnd = ssthresh + 3·SMSS.
             self.board.mark_first_lost();
+            self.retransmit_now = true;
             self.recovery_cwnd = self
                 .cc
                 .ssthresh()
@@ -399,6 +412,7 @@ impl Sender {
 
     fn exit_recovery(&mut self, now: SimTime) {
         self.state = LossState::Open;
+        self.retransmit_now = false;
         self.cc.on_recovery_exit(now);
     }
 
@@ -418,7 +432,9 @@ impl Sender {
                     let target = (self.prr.delivered as u128 * ssthresh as u128)
                         .div_ceil(self.prr.recover_fs as u128)
                         as u64;
-                    target.saturating_sub(self.prr.out)
+                    // Rounded up to whole segments, as Linux counts PRR in packets; in bytes
+                    // a half-segment allowance would never be sendable on its own.
+                    target.saturating_sub(self.prr.out).div_ceil(mss) * mss
                 } else {
                     let limit =
                         (self.prr.delivered.saturating_sub(self.prr.out)).max(delivered) + mss;
@@ -467,6 +483,7 @@ impl Sender {
             LossState::Loss { .. } => self.una_at_last_timeout == Some(una),
         };
         self.una_at_last_timeout = Some(una);
+        self.retransmit_now = false;
         self.cc.on_retransmission_timeout(&TimeoutEvent {
             now,
             bytes_in_flight: flight,
@@ -514,12 +531,13 @@ impl Sender {
                 }
             };
             let pipe = self.pipe();
-            if pipe + len as u64 > self.window() {
+            let forced = retransmission.is_some() && std::mem::take(&mut self.retransmit_now);
+            if !forced && pipe + len as u64 > self.window() {
                 blocked_by_window = true;
                 break;
             }
             if let Some(rate) = self.pacing_rate() {
-                if now < self.next_send_time {
+                if now < self.next_send_time && !forced {
                     self.pacing_deadline = Some(self.next_send_time);
                     break;
                 }
@@ -599,5 +617,188 @@ impl Sender {
             self.config.flow,
             self.cc.name()
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cclab_cc::algorithms::reno::Reno;
+    use cclab_cc::slow_start::standard::StandardSlowStart;
+    use cclab_cc::{CcConfig, SimDuration};
+
+    const MSS: u64 = 1000;
+
+    fn sender(recovery: Recovery) -> Sender {
+        let config = CcConfig::new(MSS);
+        let cc = Reno::new(&config, Box::new(StandardSlowStart::new(&config)));
+        Sender::new(
+            SenderConfig {
+                flow: 0,
+                mss: MSS,
+                header_bytes: 40,
+                size: None,
+                recovery,
+                receive_window: None,
+                min_rto: SimDuration::from_millis(200),
+                pacing: false,
+            },
+            Box::new(cc),
+        )
+    }
+
+    fn ack(cumulative: u64, sack: &[(u64, u64)]) -> Packet {
+        let mut blocks = [SackBlock::default(); MAX_SACK_BLOCKS];
+        for (slot, &(start, end)) in blocks.iter_mut().zip(sack) {
+            *slot = SackBlock { start, end };
+        }
+        Packet {
+            flow: 0,
+            hop: 0,
+            kind: PacketKind::Ack,
+            retransmission: false,
+            sack_count: sack.len() as u8,
+            wire_bytes: 40,
+            payload: 0,
+            seq: cumulative,
+            sack: blocks,
+        }
+    }
+
+    fn at(ms: u64) -> SimTime {
+        SimTime::ZERO + SimDuration::from_millis(ms)
+    }
+
+    #[test]
+    fn initial_window_goes_out_at_once() {
+        let mut s = sender(Recovery::Sack);
+        let mut out = Vec::new();
+        s.start(at(0), &mut out);
+        assert_eq!(out.len(), 10);
+        assert_eq!(
+            out.iter().map(|p| p.seq).collect::<Vec<_>>(),
+            (0..10).map(|i| i * MSS).collect::<Vec<_>>()
+        );
+        assert_eq!(out[0].wire_bytes, 1040);
+        assert!(
+            s.rto_deadline() == Some(at(1000)),
+            "RFC 6298: initial RTO 1 s"
+        );
+    }
+
+    #[test]
+    fn reno_third_duplicate_ack_retransmits_at_once_and_inflates() {
+        let mut s = sender(Recovery::NewReno);
+        let mut out = Vec::new();
+        s.start(at(0), &mut out);
+        out.clear();
+        // Segment 0 is lost; segments 1..3 arrive and produce three duplicate ACKs.
+        s.on_ack(at(50), &ack(0, &[]), &mut out);
+        s.on_ack(at(51), &ack(0, &[]), &mut out);
+        assert!(out.is_empty(), "no limited transmit");
+        s.on_ack(at(52), &ack(0, &[]), &mut out);
+        // RFC 5681 §3.2: retransmit segment 0 immediately; ssthresh = 10/2 = 5 MSS,
+        // cwnd = ssthresh + 3 MSS = 8 MSS (< FlightSize 10, so nothing new yet).
+        assert_eq!(out.len(), 1);
+        assert_eq!((out[0].seq, out[0].retransmission), (0, true));
+        assert_eq!(s.cc().ssthresh(), 5 * MSS);
+        assert_eq!(s.window(), 8 * MSS);
+        // Each further duplicate inflates by one MSS; at 11 MSS > FlightSize 10 new data
+        // flows again.
+        out.clear();
+        for i in 0..3 {
+            s.on_ack(at(53 + i), &ack(0, &[]), &mut out);
+        }
+        assert_eq!(s.window(), 11 * MSS);
+        assert_eq!(out.len(), 1);
+        assert_eq!(out[0].seq, 10 * MSS);
+        // A partial ACK (up to segment 4: segment 5 was lost too) retransmits segment 5 at
+        // once and deflates by the 5 MSS acknowledged, plus one MSS back (RFC 6582 step 5).
+        out.clear();
+        s.on_ack(at(100), &ack(5 * MSS, &[]), &mut out);
+        assert_eq!((out[0].seq, out[0].retransmission), (5 * MSS, true));
+        assert_eq!(s.window(), 11 * MSS - 5 * MSS + MSS);
+        // The full ACK ends recovery with cwnd = ssthresh.
+        s.on_ack(at(150), &ack(11 * MSS, &[]), &mut out);
+        assert_eq!(s.state(), LossState::Open);
+        assert_eq!(s.window(), 5 * MSS);
+    }
+
+    #[test]
+    fn sack_recovery_uses_proportional_rate_reduction() {
+        // Start in congestion avoidance (ssthresh = cwnd = 10 MSS) so that SACKed bytes do not
+        // grow cwnd in this short exchange.
+        let config = CcConfig {
+            initial_ssthresh: 10 * MSS,
+            ..CcConfig::new(MSS)
+        };
+        let mut s = sender(Recovery::Sack);
+        s.cc = Box::new(Reno::new(
+            &config,
+            Box::new(StandardSlowStart::new(&config)),
+        ));
+        let mut out = Vec::new();
+        s.start(at(0), &mut out);
+        out.clear();
+        // Segment 0 lost. Each SACK before recovery lets one new segment replace the one that
+        // left the network (pipe = outstanding − SACKed), as RFC 3042 limited transmit would.
+        s.on_ack(at(50), &ack(0, &[(MSS, 2 * MSS)]), &mut out);
+        s.on_ack(at(51), &ack(0, &[(MSS, 3 * MSS)]), &mut out);
+        assert_eq!(
+            out.iter().map(|p| p.seq).collect::<Vec<_>>(),
+            vec![10 * MSS, 11 * MSS]
+        );
+        out.clear();
+        // Third SACKed segment: IsLost(0), recovery. FlightSize = 12 MSS, so ssthresh = 6 MSS
+        // and RecoverFS = 12 MSS; prr_delivered = 1 MSS; pipe = 12 − 3 − 1 = 8 > ssthresh:
+        // sndcnt = ceil(1 · 6/12) − 0 = 1 segment: the fast retransmit.
+        s.on_ack(at(52), &ack(0, &[(MSS, 4 * MSS)]), &mut out);
+        assert_eq!(s.cc().ssthresh(), 6 * MSS);
+        assert_eq!(out.len(), 1);
+        assert_eq!((out[0].seq, out[0].retransmission), (0, true));
+        out.clear();
+        // prr_delivered = 2: ceil(2 · 6/12) − 1 = 0, nothing.
+        s.on_ack(at(53), &ack(0, &[(MSS, 5 * MSS)]), &mut out);
+        assert!(out.is_empty());
+        // prr_delivered = 3: ceil(3 · 6/12) − 1 = 1: one new segment.
+        s.on_ack(at(54), &ack(0, &[(MSS, 6 * MSS)]), &mut out);
+        assert_eq!(out.len(), 1);
+        assert_eq!((out[0].seq, out[0].retransmission), (12 * MSS, false));
+        // Recovery sends half as much as was delivered: after 6 more deliveries in total
+        // (prr_delivered = 6), prr_out = ceil(6 · 6/12) = 3 while pipe stays above ssthresh.
+        out.clear();
+        for (i, end) in [7, 8, 9].into_iter().enumerate() {
+            s.on_ack(at(55 + i as u64), &ack(0, &[(MSS, end * MSS)]), &mut out);
+        }
+        assert_eq!(out.len(), 1, "prr_out grows from 2 to 3 segments");
+    }
+
+    #[test]
+    fn timeout_resends_from_snd_una_with_one_segment() {
+        let mut s = sender(Recovery::Sack);
+        let mut out = Vec::new();
+        s.start(at(0), &mut out);
+        out.clear();
+        s.on_retransmission_timeout(at(1000), &mut out);
+        assert_eq!(out.len(), 1);
+        assert_eq!((out[0].seq, out[0].retransmission), (0, true));
+        assert_eq!(s.cc().cwnd(), MSS);
+        assert_eq!(s.cc().ssthresh(), 5 * MSS);
+        assert_eq!(s.stats.timeouts, 1);
+        // RFC 6298 §5.5: the RTO doubled (no RTT sample yet: 1 s → 2 s).
+        assert_eq!(s.rto_deadline(), Some(at(3000)));
+    }
+
+    #[test]
+    fn rtt_samples_skip_retransmitted_segments() {
+        let mut s = sender(Recovery::Sack);
+        let mut out = Vec::new();
+        s.start(at(0), &mut out);
+        s.on_ack(at(40), &ack(2 * MSS, &[]), &mut out);
+        assert_eq!(s.rtt().latest(), Some(SimDuration::from_millis(40)));
+        s.on_retransmission_timeout(at(1000), &mut out);
+        // The retransmitted segment 2 is acknowledged: Karn forbids a sample.
+        s.on_ack(at(1010), &ack(3 * MSS, &[]), &mut out);
+        assert_eq!(s.rtt().latest(), Some(SimDuration::from_millis(40)));
     }
 }

@@ -1,0 +1,228 @@
+//! End-to-end tests of the `cclab` command: outputs, determinism, and bad input.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn cclab(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_cclab"))
+        .args(args)
+        .output()
+        .expect("the cclab binary runs")
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("cclab-cli-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+const SMALL: &str = r#"
+name = "small"
+duration = "5s"
+seed = 4
+[topology]
+bottleneck = { rate = "10Mbps", delay = "10ms", buffer = "1bdp", loss = 0.001 }
+access = { rate = "100Mbps", delay = "1ms" }
+[[flows]]
+cc = "reno"
+count = 2
+[[flows]]
+cc = "newreno"
+recovery = "newreno"
+size = "200KB"
+start = "1s"
+"#;
+
+/// summary.json with `run.wall_s` removed, the one field allowed to differ between runs.
+fn summary_without_wall_time(dir: &Path) -> String {
+    let text = std::fs::read_to_string(dir.join("summary.json")).unwrap();
+    text.lines()
+        .filter(|line| !line.trim_start().starts_with("\"wall_s\""))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn run_writes_the_contract_folder_and_is_deterministic() {
+    let dir = scratch("determinism");
+    let scenario = write(&dir, "small.toml", SMALL);
+    let (a, b) = (dir.join("a"), dir.join("b"));
+    for out in [&a, &b] {
+        let output = cclab(&[
+            "run",
+            scenario.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(stdout.contains("bottleneck"), "summary table: {stdout}");
+    }
+    for file in ["summary.json", "timeseries.csv", "queue.csv"] {
+        assert!(a.join(file).exists(), "{file} missing");
+    }
+    assert_eq!(summary_without_wall_time(&a), summary_without_wall_time(&b));
+    for file in ["timeseries.csv", "queue.csv"] {
+        assert_eq!(
+            std::fs::read(a.join(file)).unwrap(),
+            std::fs::read(b.join(file)).unwrap(),
+            "{file} differs between identical runs"
+        );
+    }
+    // No temporary files are left behind.
+    let leftovers: Vec<_> = std::fs::read_dir(&a)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+
+    // The finite flow finished and reports its completion time; a different seed differs.
+    let summary = std::fs::read_to_string(a.join("summary.json")).unwrap();
+    assert!(
+        summary.contains("\"fct_s\": 1.") || summary.contains("\"fct_s\": 0."),
+        "{summary}"
+    );
+    let c = dir.join("c");
+    let output = cclab(&[
+        "run",
+        scenario.to_str().unwrap(),
+        "--out",
+        c.to_str().unwrap(),
+        "--set",
+        "seed=5",
+        "--quiet",
+    ]);
+    assert!(output.status.success());
+    assert_ne!(summary_without_wall_time(&a), summary_without_wall_time(&c));
+}
+
+#[test]
+fn check_accepts_every_example() {
+    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
+    let mut checked = 0;
+    for entry in std::fs::read_dir(&examples).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "toml") {
+            let output = cclab(&["check", path.to_str().unwrap()]);
+            assert!(
+                output.status.success(),
+                "{}: {}",
+                path.display(),
+                String::from_utf8_lossy(&output.stderr)
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 0, "no examples found in {}", examples.display());
+}
+
+/// Each malformed input: exit status 2, one line on stderr naming the file and the key,
+/// and no panic.
+#[test]
+fn bad_input_exits_2_with_one_line_naming_the_key() {
+    let dir = scratch("bad-input");
+    let topology = "[topology]\nbottleneck = { rate = \"10Mbps\", delay = \"10ms\" }\n";
+    let cases: &[(&str, String, &str)] = &[
+        ("zero-rate", "[topology]\nbottleneck = { rate = \"0Mbps\", delay = \"10ms\" }\n[[flows]]\ncc = \"reno\"\n".into(), "topology.bottleneck.rate"),
+        ("negative-delay", "[topology]\nbottleneck = { rate = \"10Mbps\", delay = \"-1ms\" }\n[[flows]]\ncc = \"reno\"\n".into(), "topology.bottleneck.delay"),
+        ("zero-buffer", "[topology]\nbottleneck = { rate = \"10Mbps\", delay = \"10ms\", buffer = 0 }\n[[flows]]\ncc = \"reno\"\n".into(), "topology.bottleneck.buffer"),
+        ("unknown-algorithm", format!("{topology}[[flows]]\ncc = \"cubicc\"\n"), "flows.0.cc"),
+        ("typo-key", format!("{topology}[[flows]]\ncc = \"reno\"\ncount = 1\nstrat = \"1s\"\n"), "flows.0.strat"),
+        ("zero-duration", format!("duration = \"0s\"\n{topology}[[flows]]\ncc = \"reno\"\n"), "duration"),
+        ("bad-param", format!("{topology}[[flows]]\ncc = \"reno\"\nparams = {{ beta = 0.5 }}\n"), "flows.0.params.beta"),
+        ("syntax", "duration = \n".into(), "line 1"),
+    ];
+    for (name, text, key) in cases {
+        let file = write(&dir, &format!("{name}.toml"), text);
+        for command in ["check", "run"] {
+            let output = cclab(
+                &[
+                    command,
+                    file.to_str().unwrap(),
+                    "--out",
+                    dir.join("out").to_str().unwrap(),
+                ][..if command == "check" { 2 } else { 4 }],
+            );
+            let stderr = String::from_utf8_lossy(&output.stderr);
+            assert_eq!(
+                output.status.code(),
+                Some(2),
+                "{name} ({command}): {stderr}"
+            );
+            assert_eq!(stderr.lines().count(), 1, "{name} ({command}): {stderr}");
+            assert!(stderr.contains(&format!("{name}.toml")), "{name}: {stderr}");
+            assert!(stderr.contains(key), "{name}: {stderr} lacks {key}");
+            assert!(!stderr.contains("panicked"), "{name}: {stderr}");
+        }
+    }
+    let missing = cclab(&["check", dir.join("nope.toml").to_str().unwrap()]);
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("nope.toml"));
+
+    let bad_set = cclab(&[
+        "check",
+        write(
+            &dir,
+            "ok.toml",
+            &format!("{topology}[[flows]]\ncc = \"reno\"\n"),
+        )
+        .to_str()
+        .unwrap(),
+        "--set",
+        "flows.7.cc=reno",
+    ]);
+    assert_eq!(bad_set.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad_set.stderr).contains("flows.7.cc"));
+}
+
+#[test]
+fn algorithms_lists_every_registered_controller_and_slow_start() {
+    let output = cclab(&["algorithms"]);
+    assert!(output.status.success());
+    let listing = String::from_utf8_lossy(&output.stdout);
+    for algorithm in cclab_cc::ALGORITHMS {
+        assert!(
+            listing.contains(&format!("\n{}", algorithm.name)),
+            "{} missing",
+            algorithm.name
+        );
+        assert!(
+            listing.contains(algorithm.reference),
+            "{} reference missing",
+            algorithm.name
+        );
+        for param in algorithm.params {
+            assert!(
+                listing.contains(param.name),
+                "{}.{} missing",
+                algorithm.name,
+                param.name
+            );
+        }
+    }
+    for slow_start in cclab_cc::SLOW_STARTS {
+        assert!(
+            listing.contains(&format!("\n{}:", slow_start.name)),
+            "{} missing",
+            slow_start.name
+        );
+    }
+}
+
+#[test]
+fn unknown_command_is_a_usage_error() {
+    let output = cclab(&["frobnicate"]);
+    assert_eq!(output.status.code(), Some(2));
+}
