@@ -1,8 +1,12 @@
 //! One congestion controller per file, each registered in [`crate::registry`].
 
+pub mod additive_increase;
 pub mod areno;
 pub mod fusion;
+pub mod highspeed;
+pub mod highspeed_table;
 pub mod libra;
+pub mod multiplicative_decrease;
 pub mod reno;
 pub mod veno;
 pub mod westwood;
