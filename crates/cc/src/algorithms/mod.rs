@@ -2,12 +2,14 @@
 
 pub mod additive_increase;
 pub mod areno;
+pub mod bic;
 pub mod fusion;
 pub mod highspeed;
 pub mod highspeed_table;
 pub mod libra;
 pub mod multiplicative_decrease;
 pub mod reno;
+pub mod scalable;
 pub mod veno;
 pub mod westwood;
 pub mod westwood_filter;
