@@ -3,6 +3,7 @@
 pub mod additive_increase;
 pub mod areno;
 pub mod bic;
+pub mod cubic;
 pub mod fusion;
 pub mod highspeed;
 pub mod highspeed_table;
