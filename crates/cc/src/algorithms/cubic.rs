@@ -640,7 +640,7 @@ mod tests {
 
     #[test]
     fn floor_and_no_growth_when_not_allowed() {
-        let mut c = after_loss(CubicParams::default(), 2);
+        let c = after_loss(CubicParams::default(), 2);
         assert_eq!(c.ssthresh(), 2 * MSS);
         let mut c = after_loss(CubicParams::default(), 100);
         for i in 0..50 {

@@ -7,6 +7,7 @@ pub mod cubic;
 pub mod fusion;
 pub mod highspeed;
 pub mod highspeed_table;
+pub mod htcp;
 pub mod libra;
 pub mod multiplicative_decrease;
 pub mod reno;
