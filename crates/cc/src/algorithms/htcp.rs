@@ -187,7 +187,8 @@ impl Htcp {
             && delta > self.params.delta_l
             && let Some(rtt_min) = self.rtt_min
         {
-            let ratio = (rtt_min.as_secs_f64() / self.params.rtt_ref.as_secs_f64()).clamp(0.1, 2.0);
+            let ratio =
+                (rtt_min.as_nanos() as f64 / self.params.rtt_ref.as_nanos() as f64).clamp(0.1, 2.0);
             alpha = (alpha * ratio).max(1.0);
         }
         2.0 * (1.0 - self.beta) * alpha
@@ -226,7 +227,7 @@ impl Htcp {
             (Some(min), Some(max))
                 if self.params.adaptive_backoff && !throughput_changed && !max.is_zero() =>
             {
-                (min.as_secs_f64() / max.as_secs_f64()).clamp(
+                (min.as_nanos() as f64 / max.as_nanos() as f64).clamp(
                     self.params.beta_min,
                     self.params.beta_max.max(self.params.beta_min),
                 )

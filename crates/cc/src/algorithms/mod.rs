@@ -8,6 +8,7 @@ pub mod fusion;
 pub mod highspeed;
 pub mod highspeed_table;
 pub mod htcp;
+pub mod hybla;
 pub mod libra;
 pub mod multiplicative_decrease;
 pub mod reno;
