@@ -1,6 +1,7 @@
 //! One congestion controller per file, each registered in [`crate::registry`].
 
 pub mod additive_increase;
+pub mod africa;
 pub mod areno;
 pub mod bic;
 pub mod cubic;
