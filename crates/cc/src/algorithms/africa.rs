@@ -144,7 +144,11 @@ impl CongestionControl for Africa {
     }
 
     fn on_retransmission_timeout(&mut self, event: &TimeoutEvent) {
-        self.ssthresh = self.reduced_ssthresh(event.bytes_in_flight);
+        // HighSpeed's b(w) sets ssthresh unless this loss episode already reduced it
+        // (RFC 5681 §3.1); cwnd = the 1-SMSS loss window.
+        if !event.in_loss_episode {
+            self.ssthresh = self.reduced_ssthresh(event.bytes_in_flight);
+        }
         self.cwnd = self.mss;
         self.increase.reset();
         self.slow_start.restart();
@@ -278,6 +282,17 @@ mod tests {
         a.on_ack(&ack(MSS));
         assert_eq!(a.backlog(), None);
         assert_eq!(a.mode(), "slow");
+    }
+
+    #[test]
+    fn timeout_within_a_loss_episode_keeps_ssthresh() {
+        let mut a = africa_at(1000);
+        a.on_congestion_event(&loss(1000 * MSS));
+        a.on_retransmission_timeout(&TimeoutEvent {
+            in_loss_episode: true,
+            ..timeout(500 * MSS)
+        });
+        assert_eq!((a.cwnd(), a.ssthresh()), (MSS, 670_000));
     }
 
     #[test]

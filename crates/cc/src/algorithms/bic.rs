@@ -234,8 +234,12 @@ impl CongestionControl for Bic {
     }
 
     fn on_retransmission_timeout(&mut self, event: &TimeoutEvent) {
-        // Linux: ssthresh from the usual rule, then bictcp_reset forgets W_max and the loss.
-        self.ssthresh = self.on_reduction(event.bytes_in_flight);
+        // Linux: ssthresh from the usual rule (held when this loss episode already reduced
+        // it, RFC 5681 §3.1), then bictcp_reset forgets W_max and the loss.
+        if !event.in_loss_episode {
+            self.ssthresh = self.on_reduction(event.bytes_in_flight);
+        }
+        self.increase.reset();
         self.cwnd = self.mss;
         self.w_max = 0.0;
         self.seen_loss = false;
@@ -424,6 +428,18 @@ mod tests {
         assert_eq!(b.w_max_segments(), 0.0);
         b.on_ack(&ack(MSS));
         assert_eq!(b.cwnd(), 2 * MSS);
+    }
+
+    #[test]
+    fn timeout_within_a_loss_episode_keeps_ssthresh() {
+        let mut b = bic_at(100, 0.0, BicParams::default());
+        b.on_congestion_event(&loss(100 * MSS));
+        b.on_retransmission_timeout(&TimeoutEvent {
+            in_loss_episode: true,
+            ..timeout(70 * MSS)
+        });
+        assert_eq!((b.cwnd(), b.ssthresh()), (MSS, 80 * MSS));
+        assert_eq!(b.w_max_segments(), 0.0);
     }
 
     #[test]

@@ -299,10 +299,14 @@ impl CongestionControl for Cubic {
     }
 
     fn on_retransmission_timeout(&mut self, event: &TimeoutEvent) {
-        // §4.8: ssthresh as in §4.6, cwnd = the 1-SMSS loss window, and the next
-        // congestion-avoidance stage starts with K = 0 and W_max = its initial window.
-        self.cwnd_prior = Some(self.cwnd / self.mss as f64);
-        self.ssthresh = multiplicative_decrease(event.bytes_in_flight, self.params.beta, self.mss);
+        // §4.8: ssthresh as in §4.6 (held when this loss episode already reduced it, RFC 5681
+        // §3.1), cwnd = the 1-SMSS loss window, and the next congestion-avoidance stage
+        // starts with K = 0 and W_max = its initial window.
+        if !event.in_loss_episode {
+            self.cwnd_prior = Some(self.cwnd / self.mss as f64);
+            self.ssthresh =
+                multiplicative_decrease(event.bytes_in_flight, self.params.beta, self.mss);
+        }
         self.cwnd = self.mss as f64;
         self.w_max = None;
         self.forget_epoch();
@@ -591,6 +595,19 @@ mod tests {
         c.on_ack(&ca_ack(1, now, 100));
         assert_eq!(c.w_max_segments(), Some(49.0));
         assert_eq!(c.k_seconds(), Some(0.0));
+    }
+
+    #[test]
+    fn timeout_within_a_loss_episode_keeps_ssthresh() {
+        let mut c = after_loss(CubicParams::default(), 100);
+        c.on_retransmission_timeout(&TimeoutEvent {
+            in_loss_episode: true,
+            ..timeout(60 * MSS)
+        });
+        assert_eq!((c.cwnd(), c.ssthresh()), (MSS, 70 * MSS));
+        // cwnd_prior stays the pre-loss window (100): W_est uses α_cubic until it gets there.
+        assert_eq!(c.cwnd_prior, Some(100.0));
+        assert_eq!(c.w_max_segments(), None);
     }
 
     #[test]

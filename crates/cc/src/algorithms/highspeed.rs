@@ -88,8 +88,11 @@ impl CongestionControl for HighSpeed {
     }
 
     fn on_retransmission_timeout(&mut self, event: &TimeoutEvent) {
-        // As Linux: the same b(w) sets ssthresh; cwnd falls to the 1-SMSS loss window.
-        self.ssthresh = self.reduced_ssthresh(event.bytes_in_flight);
+        // As Linux: the same b(w) sets ssthresh (held when this loss episode already
+        // reduced it, RFC 5681 §3.1); cwnd falls to the 1-SMSS loss window.
+        if !event.in_loss_episode {
+            self.ssthresh = self.reduced_ssthresh(event.bytes_in_flight);
+        }
         self.cwnd = self.mss;
         self.increase.reset();
         self.slow_start.restart();
@@ -202,6 +205,17 @@ mod tests {
         // Slow start resumes: +1 SMSS per SMSS acknowledged.
         h.on_ack(&ack(MSS));
         assert_eq!(h.cwnd(), 2 * MSS);
+    }
+
+    #[test]
+    fn timeout_within_a_loss_episode_keeps_ssthresh() {
+        let mut h = highspeed_at(1000);
+        h.on_congestion_event(&loss(1000 * MSS));
+        h.on_retransmission_timeout(&TimeoutEvent {
+            in_loss_episode: true,
+            ..timeout(600 * MSS)
+        });
+        assert_eq!((h.cwnd(), h.ssthresh()), (MSS, 670_000));
     }
 
     #[test]

@@ -214,7 +214,7 @@ impl Htcp {
     }
 
     /// A congestion event at `now`: choose β for this backoff and start a new epoch.
-    fn update_beta(&mut self, now: SimTime) {
+    fn on_backoff(&mut self, now: SimTime) {
         let throughput = self.throughput.last;
         let throughput_changed = match (throughput, self.previous_epoch_throughput) {
             (Some(b), Some(previous)) => {
@@ -237,6 +237,11 @@ impl Htcp {
         self.previous_epoch_throughput = throughput;
         self.throughput = ThroughputMeter::default();
         self.rtt_max = None;
+        self.restart_delta(now);
+    }
+
+    /// Δ counts from `now`; growth starts over in low-speed mode.
+    fn restart_delta(&mut self, now: SimTime) {
         self.last_congestion = Some(now);
         self.high_speed = false;
         self.increase.reset();
@@ -271,15 +276,21 @@ impl CongestionControl for Htcp {
     }
 
     fn on_congestion_event(&mut self, event: &CongestionEvent) {
-        self.update_beta(event.now);
+        self.on_backoff(event.now);
         self.ssthresh = multiplicative_decrease(event.bytes_in_flight, self.beta, self.mss);
         self.cwnd = self.ssthresh;
     }
 
     fn on_retransmission_timeout(&mut self, event: &TimeoutEvent) {
-        // As Linux: the same backoff sets ssthresh; cwnd = the 1-SMSS loss window.
-        self.update_beta(event.now);
-        self.ssthresh = multiplicative_decrease(event.bytes_in_flight, self.beta, self.mss);
+        // As Linux: the same backoff sets ssthresh, unless this loss episode already reduced
+        // it (RFC 5681 §3.1: ssthresh and β are held, Δ restarts as Linux's htcp_reset does);
+        // cwnd = the 1-SMSS loss window.
+        if event.in_loss_episode {
+            self.restart_delta(event.now);
+        } else {
+            self.on_backoff(event.now);
+            self.ssthresh = multiplicative_decrease(event.bytes_in_flight, self.beta, self.mss);
+        }
         self.cwnd = self.mss;
         self.slow_start.restart();
     }
@@ -518,6 +529,25 @@ mod tests {
         assert!((h.increase_per_rtt(at(4000)) - 1.0).abs() < 1e-12);
         h.on_ack(&ack_at(3100, 100));
         assert_eq!(h.cwnd(), 2 * MSS);
+    }
+
+    #[test]
+    fn timeout_within_a_loss_episode_keeps_ssthresh_and_beta() {
+        let mut h = htcp_with(unscaled());
+        epoch(&mut h, 0, 1000, 100, 125);
+        h.on_congestion_event(&loss_at(2001, 100));
+        epoch(&mut h, 2002, 1000, 100, 125);
+        h.on_congestion_event(&loss_at(4003, 100));
+        assert_eq!(h.ssthresh(), 80 * MSS);
+        h.on_retransmission_timeout(&TimeoutEvent {
+            now: at(4500),
+            in_loss_episode: true,
+            ..timeout(60 * MSS)
+        });
+        assert_eq!((h.cwnd(), h.ssthresh()), (MSS, 80 * MSS));
+        assert!((h.beta() - 0.8).abs() < 1e-12);
+        // Δ restarted at 4.5 s: at 6.5 s, α(2 s) = 11.25, times 2 (1 - 0.8) = 4.5.
+        assert!((h.increase_per_rtt(at(6500)) - 4.5).abs() < 1e-9);
     }
 
     #[test]

@@ -126,7 +126,11 @@ impl CongestionControl for Hybla {
     }
 
     fn on_retransmission_timeout(&mut self, event: &TimeoutEvent) {
-        self.ssthresh = multiplicative_decrease(event.bytes_in_flight, 0.5, self.mss);
+        // Reno: ssthresh = max(FlightSize/2, 2 SMSS) unless this loss episode already
+        // reduced it (RFC 5681 §3.1); cwnd = the 1-SMSS loss window.
+        if !event.in_loss_episode {
+            self.ssthresh = multiplicative_decrease(event.bytes_in_flight, 0.5, self.mss);
+        }
         self.cwnd = self.mss;
         self.reset_growth();
     }
@@ -258,6 +262,17 @@ mod tests {
         let mut h = hybla_at(100, 3, false);
         h.on_congestion_event(&loss(3 * MSS));
         assert_eq!(h.ssthresh(), 2 * MSS);
+    }
+
+    #[test]
+    fn timeout_within_a_loss_episode_keeps_ssthresh() {
+        let mut h = hybla_at(100, 100, false);
+        h.on_congestion_event(&loss(100 * MSS));
+        h.on_retransmission_timeout(&TimeoutEvent {
+            in_loss_episode: true,
+            ..timeout(30 * MSS)
+        });
+        assert_eq!((h.cwnd(), h.ssthresh()), (MSS, 50 * MSS));
     }
 
     #[test]

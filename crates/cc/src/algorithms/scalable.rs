@@ -173,8 +173,11 @@ impl CongestionControl for Scalable {
     }
 
     fn on_retransmission_timeout(&mut self, event: &TimeoutEvent) {
-        // Linux sets ssthresh with the same rule on a timeout; cwnd = 1-SMSS loss window.
-        self.ssthresh = self.reduced_ssthresh(event.bytes_in_flight);
+        // Linux sets ssthresh with the same rule on a timeout (held when this loss episode
+        // already reduced it, RFC 5681 §3.1); cwnd = 1-SMSS loss window.
+        if !event.in_loss_episode {
+            self.ssthresh = self.reduced_ssthresh(event.bytes_in_flight);
+        }
         self.cwnd = self.mss;
         self.increase.reset();
         self.slow_start.restart();
@@ -311,6 +314,17 @@ mod tests {
         let mut s = scalable_at(3, ScalableParams::default());
         s.on_congestion_event(&loss(3 * MSS));
         assert_eq!(s.ssthresh(), 2 * MSS);
+    }
+
+    #[test]
+    fn timeout_within_a_loss_episode_keeps_ssthresh() {
+        let mut s = scalable_at(100, ScalableParams::default());
+        s.on_congestion_event(&loss(100 * MSS));
+        s.on_retransmission_timeout(&TimeoutEvent {
+            in_loss_episode: true,
+            ..timeout(80 * MSS)
+        });
+        assert_eq!((s.cwnd(), s.ssthresh()), (MSS, 87_500));
     }
 
     #[test]
