@@ -46,6 +46,13 @@ pub const ALGORITHMS: &[&AlgorithmInfo] = &[
     &algorithms::libra::INFO,
     &algorithms::areno::INFO,
     &algorithms::fusion::INFO,
+    &algorithms::highspeed::INFO,
+    &algorithms::scalable::INFO,
+    &algorithms::bic::INFO,
+    &algorithms::cubic::INFO,
+    &algorithms::htcp::INFO,
+    &algorithms::hybla::INFO,
+    &algorithms::africa::INFO,
 ];
 
 /// Slow-start variants, in listing order.

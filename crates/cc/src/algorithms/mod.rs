@@ -1,9 +1,19 @@
 //! One congestion controller per file, each registered in [`crate::registry`].
 
+pub mod additive_increase;
+pub mod africa;
 pub mod areno;
+pub mod bic;
+pub mod cubic;
 pub mod fusion;
+pub mod highspeed;
+pub mod highspeed_table;
+pub mod htcp;
+pub mod hybla;
 pub mod libra;
+pub mod multiplicative_decrease;
 pub mod reno;
+pub mod scalable;
 pub mod veno;
 pub mod westwood;
 pub mod westwood_filter;
