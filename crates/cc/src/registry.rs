@@ -46,6 +46,7 @@ pub const ALGORITHMS: &[&AlgorithmInfo] = &[
     &algorithms::libra::INFO,
     &algorithms::areno::INFO,
     &algorithms::fusion::INFO,
+    &algorithms::bbr::INFO,
 ];
 
 /// Slow-start variants, in listing order.

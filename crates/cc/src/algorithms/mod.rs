@@ -1,6 +1,7 @@
 //! One congestion controller per file, each registered in [`crate::registry`].
 
 pub mod areno;
+pub mod bbr;
 pub mod fusion;
 pub mod libra;
 pub mod reno;
