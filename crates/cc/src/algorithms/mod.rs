@@ -2,6 +2,7 @@
 
 pub mod areno;
 pub mod bbr;
+pub mod bbr3;
 pub mod fusion;
 pub mod libra;
 pub mod reno;
