@@ -47,6 +47,7 @@ pub const ALGORITHMS: &[&AlgorithmInfo] = &[
     &algorithms::areno::INFO,
     &algorithms::fusion::INFO,
     &algorithms::bbr::INFO,
+    &algorithms::bbr3::INFO,
 ];
 
 /// Slow-start variants, in listing order.

@@ -1380,6 +1380,7 @@ mod tests {
         flow.bbr.on_retransmission_timeout(&TimeoutEvent {
             now: flow.now,
             bytes_in_flight: 600_000,
+            in_loss_episode: false,
         });
         assert_eq!(flow.bbr.cwnd(), MSS);
         assert_eq!(flow.bbr.prior_cwnd, c0);
@@ -1400,6 +1401,28 @@ mod tests {
         };
         flow.send(ack);
         assert_eq!(flow.bbr.cwnd(), 6 * MSS);
+        flow.bbr.on_recovery_exit(flow.now);
+        assert_eq!(flow.bbr.cwnd(), c0);
+    }
+
+    #[test]
+    fn timeout_during_fast_recovery_keeps_the_pre_recovery_cwnd() {
+        let mut flow = Flow::into_probe_bw(&[("quanta", text("mss"))]);
+        let c0 = flow.bbr.cwnd();
+        let ack = Ack {
+            in_recovery: true,
+            bytes_in_flight: 200_000,
+            ..flow.plain_ack(flow.now + SimDuration::from_millis(1))
+        };
+        flow.send(ack);
+        assert_eq!(flow.bbr.cwnd(), 201_000);
+        // SaveCwnd in recovery keeps max(prior_cwnd, cwnd) = c0, not the cut window.
+        flow.bbr.on_retransmission_timeout(&TimeoutEvent {
+            now: flow.now,
+            bytes_in_flight: 200_000,
+            in_loss_episode: true,
+        });
+        assert_eq!((flow.bbr.cwnd(), flow.bbr.prior_cwnd), (MSS, c0));
         flow.bbr.on_recovery_exit(flow.now);
         assert_eq!(flow.bbr.cwnd(), c0);
     }

@@ -1873,6 +1873,7 @@ mod tests {
         flow.bbr.on_retransmission_timeout(&TimeoutEvent {
             now: flow.now,
             bytes_in_flight: 500_000,
+            in_loss_episode: false,
         });
         assert_eq!(flow.bbr.cwnd(), MSS);
         assert!(flow.bbr.is_loss_in_round);
