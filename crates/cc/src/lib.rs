@@ -9,10 +9,12 @@ pub mod algorithms;
 pub mod controller;
 pub mod params;
 pub mod registry;
+pub mod seeded_rng;
 pub mod slow_start;
 #[doc(hidden)]
 pub mod test_support;
 pub mod time;
+pub mod windowed_filter;
 
 pub use controller::{
     Ack, CcConfig, CongestionControl, CongestionEvent, RateSample, TimeoutEvent, UNLIMITED,

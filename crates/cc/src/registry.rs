@@ -53,6 +53,8 @@ pub const ALGORITHMS: &[&AlgorithmInfo] = &[
     &algorithms::htcp::INFO,
     &algorithms::hybla::INFO,
     &algorithms::africa::INFO,
+    &algorithms::bbr::INFO,
+    &algorithms::bbr3::INFO,
 ];
 
 /// Slow-start variants, in listing order.

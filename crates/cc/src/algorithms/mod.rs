@@ -3,6 +3,8 @@
 pub mod additive_increase;
 pub mod africa;
 pub mod areno;
+pub mod bbr;
+pub mod bbr3;
 pub mod bic;
 pub mod cubic;
 pub mod fusion;
