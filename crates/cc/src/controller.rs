@@ -102,7 +102,10 @@ impl Ack {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CongestionEvent {
     pub now: SimTime,
-    /// FlightSize when the loss was detected (RFC 5681 eq. 4 uses it for ssthresh).
+    /// Bytes in flight (RFC 6675 pipe) just before the ACK that detected the loss. At the
+    /// first loss of a window this is RFC 5681's FlightSize (eq. 4 halves it for ssthresh)
+    /// less the few segments already SACKed; it stays meaningful when a lost retransmission
+    /// starts a new episode inside recovery, where FlightSize would count SACKed data.
     pub bytes_in_flight: u64,
     /// Smoothed RTT at the time, if any sample exists.
     pub srtt: Option<SimDuration>,

@@ -58,8 +58,9 @@ pub struct Scoreboard {
     lost_up_to: u64,
     /// No segment below this is waiting to be retransmitted.
     retransmit_from: u64,
-    /// Retransmissions in flight, oldest first: (seq, snd_nxt when it was sent).
-    retransmissions: VecDeque<(u64, u64)>,
+    /// Retransmissions in flight, oldest first: (seq, snd_nxt when it was sent, the sender's
+    /// loss-episode number then).
+    retransmissions: VecDeque<(u64, u64, u32)>,
 }
 
 impl Scoreboard {
@@ -271,8 +272,8 @@ impl Scoreboard {
         None
     }
 
-    /// The segment at `seq` was retransmitted now.
-    pub fn on_retransmit(&mut self, seq: u64, now: SimTime, send_state: SendState) {
+    /// The segment at `seq` was retransmitted now, during loss episode `episode`.
+    pub fn on_retransmit(&mut self, seq: u64, now: SimTime, send_state: SendState, episode: u32) {
         let index = self.index(seq);
         let segment = &mut self.segments[index];
         debug_assert!(segment.flags & RETRANSMITTED == 0);
@@ -280,20 +281,21 @@ impl Scoreboard {
         segment.sent_time = now;
         segment.send_state = send_state;
         self.retransmitted_bytes += segment.len as u64;
-        self.retransmissions.push_back((seq, self.end));
+        self.retransmissions.push_back((seq, self.end, episode));
     }
 
     /// Lost retransmissions: a retransmission is lost when DupThresh segments sent after it
     /// (new data above the snd_nxt of its sending) are SACKed, by the same reasoning as
     /// RFC 6675 IsLost applied in sending order (Linux did this in `tcp_mark_lost_retrans`
     /// before RACK, RFC 8985). The segment becomes due for retransmission again. Returns
-    /// the bytes newly marked lost.
-    pub fn mark_lost_retransmissions(&mut self, dup_thresh: u64) -> u64 {
+    /// the bytes newly marked lost and the latest episode in which one of them was sent.
+    pub fn mark_lost_retransmissions(&mut self, dup_thresh: u64) -> (u64, Option<u32>) {
         let Some(highest_sacked) = self.sacked.highest_end() else {
-            return 0;
+            return (0, None);
         };
         let mut newly_lost = 0;
-        while let Some(&(seq, sent_snd_nxt)) = self.retransmissions.front() {
+        let mut latest_episode = None;
+        while let Some(&(seq, sent_snd_nxt, episode)) = self.retransmissions.front() {
             if highest_sacked < sent_snd_nxt + dup_thresh * self.mss {
                 break; // later ones were sent later still: none is known lost yet
             }
@@ -308,9 +310,10 @@ impl Scoreboard {
                 self.retransmitted_bytes -= segment.len as u64;
                 newly_lost += segment.len as u64;
                 self.retransmit_from = self.retransmit_from.min(seq);
+                latest_episode = latest_episode.max(Some(episode));
             }
         }
-        newly_lost
+        (newly_lost, latest_episode)
     }
 
     /// RFC 6298 §5 / RFC 5681 §3.1 after a timeout: every un-SACKed segment is presumed lost
@@ -398,7 +401,7 @@ mod tests {
         // pipe = 6000 outstanding - 3000 SACKed - 1000 lost = 2000 (segments 4 and 5).
         assert_eq!(b.pipe(), 2000);
         assert_eq!(b.next_retransmission(), Some((0, 1000)));
-        b.on_retransmit(0, SimTime::ZERO, SendState::default());
+        b.on_retransmit(0, SimTime::ZERO, SendState::default(), 0);
         assert_eq!(b.pipe(), 3000);
         assert_eq!(b.next_retransmission(), None);
         b.check_counters();
@@ -419,7 +422,7 @@ mod tests {
         // Boundary: 3 SACKed segments above -> everything below 3000 un-SACKed is lost.
         assert_eq!(b.mark_losses(3), 2000);
         assert_eq!(b.next_retransmission(), Some((0, 1000)));
-        b.on_retransmit(0, SimTime::ZERO, SendState::default());
+        b.on_retransmit(0, SimTime::ZERO, SendState::default(), 0);
         assert_eq!(b.next_retransmission(), Some((2000, 1000)));
         b.check_counters();
     }
@@ -431,16 +434,16 @@ mod tests {
         b.sack(1000, 4000, |_| {});
         b.mark_losses(3);
         assert_eq!(b.next_retransmission(), Some((0, 1000)));
-        b.on_retransmit(0, SimTime::ZERO, SendState::default());
+        b.on_retransmit(0, SimTime::ZERO, SendState::default(), 0);
         for _ in 0..4 {
             b.push(MSS as u32, SimTime::ZERO, SendState::default());
         }
         // Two segments sent after the retransmission are SACKed: not yet conclusive.
         b.sack(4000, 6000, |_| {});
-        assert_eq!(b.mark_lost_retransmissions(3), 0);
+        assert_eq!(b.mark_lost_retransmissions(3), (0, None));
         // A third: the retransmission must have been lost too.
         b.sack(6000, 7000, |_| {});
-        assert_eq!(b.mark_lost_retransmissions(3), 1000);
+        assert_eq!(b.mark_lost_retransmissions(3), (1000, Some(0)));
         assert_eq!(b.next_retransmission(), Some((0, 1000)));
         // pipe = 8000 - 6000 SACKed - 1000 lost + 0 retransmitted = 1000 (segment 7).
         assert_eq!(b.pipe(), 1000);
@@ -455,9 +458,9 @@ mod tests {
         b.on_timeout();
         assert_eq!((b.lost_bytes(), b.pipe()), (3000, 0));
         assert_eq!(b.next_retransmission(), Some((0, 1000)));
-        b.on_retransmit(0, SimTime::ZERO, SendState::default());
+        b.on_retransmit(0, SimTime::ZERO, SendState::default(), 0);
         assert_eq!(b.next_retransmission(), Some((1000, 1000)));
-        b.on_retransmit(1000, SimTime::ZERO, SendState::default());
+        b.on_retransmit(1000, SimTime::ZERO, SendState::default(), 0);
         assert_eq!(
             b.next_retransmission(),
             Some((3000, 1000)),
@@ -471,7 +474,7 @@ mod tests {
         let mut b = board_with(3);
         b.mark_first_lost();
         assert_eq!(b.next_retransmission(), Some((0, 1000)));
-        b.on_retransmit(0, SimTime::ZERO, SendState::default());
+        b.on_retransmit(0, SimTime::ZERO, SendState::default(), 0);
         b.acknowledge(1000, |_| {});
         // NewReno partial ACK: retransmit the next one.
         b.mark_first_lost();

@@ -89,6 +89,8 @@ pub struct Sender {
     /// RFC 5681 §3.2 step 2 / RFC 6582 §3.2 step 5: the next retransmission leaves at once,
     /// whatever the window (it replaces a segment that has left the network).
     retransmit_now: bool,
+    /// Loss episodes (fast recoveries and timeouts) so far; retransmissions are tagged with it.
+    episode: u32,
     /// snd_una when the last retransmission timeout fired.
     una_at_last_timeout: Option<u64>,
     /// Linux `tcp_cwnd_validate`: whether the window limited sending over the last flight.
@@ -116,6 +118,7 @@ impl Sender {
             recover: None,
             partial_ack_seen: false,
             una_at_last_timeout: None,
+            episode: 0,
             retransmit_now: false,
             cwnd_limited: false,
             max_pipe_in_window: 0,
@@ -272,14 +275,20 @@ impl Sender {
             self.dup_acks += 1;
         }
 
-        let newly_lost = if self.sack_enabled() && self.board.sacked_bytes() > 0 {
-            self.board.mark_losses(DUP_THRESH) + self.board.mark_lost_retransmissions(DUP_THRESH)
-        } else {
-            0
-        };
+        let (mut newly_lost, mut retransmission_lost_in_episode) = (0, false);
+        if self.sack_enabled() && self.board.sacked_bytes() > 0 {
+            let (lost_retransmissions, episode) = self.board.mark_lost_retransmissions(DUP_THRESH);
+            newly_lost = self.board.mark_losses(DUP_THRESH) + lost_retransmissions;
+            retransmission_lost_in_episode = episode == Some(self.episode);
+        }
 
         let was_in_recovery = matches!(self.state, LossState::Recovery { .. });
-        let later_partial_ack = self.update_loss_state(now, advanced);
+        let later_partial_ack = self.update_loss_state(now, advanced, prior_in_flight);
+        // RFC 5681 §4.3: "the loss of a retransmission [...] MUST [lower] cwnd (and ssthresh)"
+        // again. A retransmission of the current episode was lost: start a new one.
+        if retransmission_lost_in_episode && self.state != LossState::Open {
+            self.enter_recovery(now, prior_in_flight);
+        }
 
         if bytes_delivered > 0 {
             // The ACK that ends recovery does not grow the window either: it acknowledges
@@ -333,7 +342,7 @@ impl Sender {
 
     /// Enter, continue or leave fast recovery / timeout recovery after an ACK. Returns true
     /// for a NewReno partial ACK other than the first of the episode.
-    fn update_loss_state(&mut self, now: SimTime, advanced: bool) -> bool {
+    fn update_loss_state(&mut self, now: SimTime, advanced: bool, prior_in_flight: u64) -> bool {
         let una = self.board.snd_una();
         let mut later_partial_ack = false;
         match self.state {
@@ -348,7 +357,7 @@ impl Sender {
                     Recovery::Reno => self.dup_acks as u64 == DUP_THRESH,
                 };
                 if loss_detected {
-                    self.enter_recovery(now);
+                    self.enter_recovery(now, prior_in_flight);
                 }
             }
             LossState::Recovery { point } => {
@@ -378,9 +387,14 @@ impl Sender {
         later_partial_ack
     }
 
-    fn enter_recovery(&mut self, now: SimTime) {
+    /// Start a fast-recovery episode. `flight` is the RFC 6675 pipe before the ACK that
+    /// detected the loss: at the first loss of a window it is RFC 5681's FlightSize less the
+    /// few segments already SACKed, and unlike FlightSize it stays meaningful when a lost
+    /// retransmission starts a new episode inside recovery (FlightSize then counts all the
+    /// data SACKed above the holes).
+    fn enter_recovery(&mut self, now: SimTime, flight: u64) {
+        self.episode += 1;
         let point = self.board.snd_nxt();
-        let flight = self.board.outstanding();
         self.state = LossState::Recovery { point };
         self.recover = Some(point);
         self.partial_ack_seen = false;
@@ -394,7 +408,7 @@ impl Sender {
         self.prr = Prr {
             delivered: 0,
             out: 0,
-            // RFC 6937 §3: RecoverFS = snd.nxt − snd.una.
+            // RFC 6937 §3 RecoverFS, the flight at the start of recovery (pipe, see above).
             recover_fs: flight.max(1),
         };
         if self.sack_enabled() {
@@ -483,6 +497,7 @@ impl Sender {
             LossState::Loss { .. } => self.una_at_last_timeout == Some(una),
         };
         self.una_at_last_timeout = Some(una);
+        self.episode += 1;
         self.retransmit_now = false;
         self.cc.on_retransmission_timeout(&TimeoutEvent {
             now,
@@ -562,7 +577,7 @@ impl Sender {
     ) {
         let send_state = self.rate.on_send(now, pipe);
         if retransmission {
-            self.board.on_retransmit(seq, now, send_state);
+            self.board.on_retransmit(seq, now, send_state, self.episode);
             self.stats.retransmissions += 1;
         } else {
             self.board.push(len, now, send_state);
@@ -749,23 +764,24 @@ mod tests {
             vec![10 * MSS, 11 * MSS]
         );
         out.clear();
-        // Third SACKed segment: IsLost(0), recovery. FlightSize = 12 MSS, so ssthresh = 6 MSS
-        // and RecoverFS = 12 MSS; prr_delivered = 1 MSS; pipe = 12 − 3 − 1 = 8 > ssthresh:
-        // sndcnt = ceil(1 · 6/12) − 0 = 1 segment: the fast retransmit.
+        // Third SACKed segment: IsLost(0), recovery. The pipe before this ACK was 12 − 2 = 10
+        // MSS, so ssthresh = 5 MSS and RecoverFS = 10 MSS; prr_delivered = 1 MSS; pipe after =
+        // 12 − 3 SACKed − 1 lost = 8 > ssthresh: sndcnt = ceil(1 · 5/10) − 0 = 1 segment, the
+        // fast retransmit.
         s.on_ack(at(52), &ack(0, &[(MSS, 4 * MSS)]), &mut out);
-        assert_eq!(s.cc().ssthresh(), 6 * MSS);
+        assert_eq!(s.cc().ssthresh(), 5 * MSS);
         assert_eq!(out.len(), 1);
         assert_eq!((out[0].seq, out[0].retransmission), (0, true));
         out.clear();
-        // prr_delivered = 2: ceil(2 · 6/12) − 1 = 0, nothing.
+        // prr_delivered = 2: ceil(2 · 5/10) − 1 = 0, nothing.
         s.on_ack(at(53), &ack(0, &[(MSS, 5 * MSS)]), &mut out);
         assert!(out.is_empty());
-        // prr_delivered = 3: ceil(3 · 6/12) − 1 = 1: one new segment.
+        // prr_delivered = 3, pipe 7 > 5: ceil(3 · 5/10) − 1 = 1: one new segment.
         s.on_ack(at(54), &ack(0, &[(MSS, 6 * MSS)]), &mut out);
         assert_eq!(out.len(), 1);
         assert_eq!((out[0].seq, out[0].retransmission), (12 * MSS, false));
-        // Recovery sends half as much as was delivered: after 6 more deliveries in total
-        // (prr_delivered = 6), prr_out = ceil(6 · 6/12) = 3 while pipe stays above ssthresh.
+        // Recovery sends half as much as was delivered: at prr_delivered = 6, prr_out =
+        // ceil(6 · 5/10) = 3 (one more send, at prr_delivered = 5) while pipe stays above 5.
         out.clear();
         for (i, end) in [7, 8, 9].into_iter().enumerate() {
             s.on_ack(at(55 + i as u64), &ack(0, &[(MSS, end * MSS)]), &mut out);
