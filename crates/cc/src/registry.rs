@@ -55,6 +55,7 @@ pub const ALGORITHMS: &[&AlgorithmInfo] = &[
     &algorithms::africa::INFO,
     &algorithms::bbr::INFO,
     &algorithms::bbr3::INFO,
+    &algorithms::vegas::INFO,
 ];
 
 /// Slow-start variants, in listing order.
