@@ -56,6 +56,7 @@ pub const ALGORITHMS: &[&AlgorithmInfo] = &[
     &algorithms::bbr::INFO,
     &algorithms::bbr3::INFO,
     &algorithms::vegas::INFO,
+    &algorithms::dynamic_vegas::INFO,
 ];
 
 /// Slow-start variants, in listing order.

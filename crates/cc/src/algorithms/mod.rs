@@ -10,6 +10,7 @@ pub mod byte_counter;
 pub mod cubic;
 #[cfg(test)]
 mod delay_harness;
+pub mod dynamic_vegas;
 pub mod fusion;
 pub mod highspeed;
 pub mod highspeed_table;

@@ -344,6 +344,20 @@ impl<R: AvoidanceRule> VegasCore<R> {
     }
 }
 
+#[cfg(test)]
+impl<R: AvoidanceRule> VegasCore<R> {
+    /// Put the controller at a given window and threshold, with no increase in progress.
+    pub(crate) fn set_window_for_test(&mut self, cwnd: u64, ssthresh: u64) {
+        self.cwnd = cwnd;
+        self.ssthresh = ssthresh;
+        self.increase = None;
+    }
+
+    pub(crate) fn rule_mut_for_test(&mut self) -> &mut R {
+        &mut self.rule
+    }
+}
+
 impl<R: AvoidanceRule> CongestionControl for VegasCore<R> {
     fn name(&self) -> &'static str {
         R::NAME
