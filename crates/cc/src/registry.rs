@@ -57,6 +57,7 @@ pub const ALGORITHMS: &[&AlgorithmInfo] = &[
     &algorithms::bbr3::INFO,
     &algorithms::vegas::INFO,
     &algorithms::dynamic_vegas::INFO,
+    &algorithms::fast::INFO,
 ];
 
 /// Slow-start variants, in listing order.

@@ -11,6 +11,7 @@ pub mod cubic;
 #[cfg(test)]
 mod delay_harness;
 pub mod dynamic_vegas;
+pub mod fast;
 pub mod fusion;
 pub mod highspeed;
 pub mod highspeed_table;
