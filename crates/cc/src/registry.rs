@@ -58,6 +58,7 @@ pub const ALGORITHMS: &[&AlgorithmInfo] = &[
     &algorithms::vegas::INFO,
     &algorithms::dynamic_vegas::INFO,
     &algorithms::fast::INFO,
+    &algorithms::compound::INFO,
 ];
 
 /// Slow-start variants, in listing order.

@@ -7,6 +7,7 @@ pub mod bbr;
 pub mod bbr3;
 pub mod bic;
 pub mod byte_counter;
+pub mod compound;
 pub mod cubic;
 #[cfg(test)]
 mod delay_harness;
