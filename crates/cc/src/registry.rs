@@ -59,6 +59,7 @@ pub const ALGORITHMS: &[&AlgorithmInfo] = &[
     &algorithms::dynamic_vegas::INFO,
     &algorithms::fast::INFO,
     &algorithms::compound::INFO,
+    &algorithms::illinois::INFO,
 ];
 
 /// Slow-start variants, in listing order.

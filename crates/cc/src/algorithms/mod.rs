@@ -18,6 +18,7 @@ pub mod highspeed;
 pub mod highspeed_table;
 pub mod htcp;
 pub mod hybla;
+pub mod illinois;
 pub mod libra;
 pub mod multiplicative_decrease;
 pub mod reno;
