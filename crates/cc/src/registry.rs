@@ -60,6 +60,7 @@ pub const ALGORITHMS: &[&AlgorithmInfo] = &[
     &algorithms::fast::INFO,
     &algorithms::compound::INFO,
     &algorithms::illinois::INFO,
+    &algorithms::yeah::INFO,
 ];
 
 /// Slow-start variants, in listing order.

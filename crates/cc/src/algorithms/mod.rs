@@ -28,3 +28,4 @@ pub mod vegas;
 pub mod veno;
 pub mod westwood;
 pub mod westwood_filter;
+pub mod yeah;
