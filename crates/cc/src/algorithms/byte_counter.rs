@@ -5,8 +5,12 @@
 //! segments per window of acknowledged data. Counting acknowledged *bytes* instead of ACKs
 //! keeps that per-RTT growth when the receiver delays or stretches its ACKs: every
 //! `window / a` acknowledged bytes earn one segment. With `a = 1` and `window = cwnd` this is
-//! exactly Reno's counter in `reno.rs`. Illinois (`a = α`), Compound (`window = cwnd + dwnd`)
-//! and YeAH (STCP's `window = min(cwnd, 100 segments)`) use the same counter.
+//! exactly Reno's counter in `reno.rs`.
+//!
+//! [`super::additive_increase::ByteCountedIncrease`] is the same counter with the window fixed
+//! to cwnd; this one takes the window separately, for rules that count against something
+//! else: Compound's `cwnd += 1/win` (`window = cwnd + dwnd`) and YeAH's Scalable mode
+//! (`window = min(cwnd, 100 segments)`).
 
 /// Fractional growth carried between ACKs, in units of bytes × segments-per-round.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]

@@ -21,7 +21,7 @@ use crate::registry::AlgorithmInfo;
 use crate::slow_start::{SlowStart, Window};
 use crate::time::SimDuration;
 
-use super::byte_counter::ByteCounter;
+use super::additive_increase::ByteCountedIncrease;
 use super::rtt_rounds::{RoundStats, RoundTracker};
 
 const PARAMS: &[ParamSpec] = &[
@@ -120,7 +120,7 @@ pub struct Illinois {
     rtt_above: bool,
     /// Consecutive rounds with d_a ≤ d1 since then.
     rtt_low: u32,
-    increase: ByteCounter,
+    increase: ByteCountedIncrease,
     rounds: RoundTracker,
     slow_start: Box<dyn SlowStart>,
 }
@@ -138,7 +138,7 @@ impl Illinois {
             max_rtt: None,
             rtt_above: false,
             rtt_low: 0,
-            increase: ByteCounter::new(),
+            increase: ByteCountedIncrease::new(),
             rounds: RoundTracker::new(),
             slow_start,
         }
@@ -242,8 +242,8 @@ impl CongestionControl for Illinois {
             self.ssthresh = window.ssthresh;
         } else {
             // cwnd += α/cwnd per ACK, by byte counting.
-            let segments = self.increase.on_ack(ack.bytes_acked, self.alpha, self.cwnd);
-            self.cwnd += segments * self.mss;
+            self.increase
+                .grow(&mut self.cwnd, self.mss, ack.bytes_acked, self.alpha);
         }
     }
 
