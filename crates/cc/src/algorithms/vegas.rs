@@ -437,6 +437,15 @@ impl<R: AvoidanceRule> CongestionControl for VegasCore<R> {
         self.rounds.restart();
     }
 
+    fn on_packet_sent(&mut self, _now: crate::time::SimTime, bytes: u64, bytes_in_flight: u64) {
+        // Restarting after idle (nothing was outstanding): the round in progress spans the
+        // idle time, so start measuring afresh (Linux Vegas: CA_EVENT_TX_START). BaseRTT
+        // is kept, as the paper's "minimum of all measured RTTs".
+        if bytes_in_flight == bytes {
+            self.rounds.restart();
+        }
+    }
+
     fn cwnd(&self) -> u64 {
         self.cwnd
     }
@@ -718,6 +727,32 @@ mod tests {
             ..a
         });
         assert_eq!(s.cwnd(), 10 * MSS);
+    }
+
+    #[test]
+    fn sending_after_idle_restarts_the_round() {
+        let mut path = Path::new(MSS, 20 * MSS);
+        let mut v = in_avoidance(vegas(), 20, &mut path);
+        // A round is under way (started by the last ACK, mark = its snd_nxt). After an idle
+        // period the next ACK would end it with samples spanning the idle time; a send with
+        // nothing outstanding restarts it instead, so that ACK only starts a new round.
+        v.on_packet_sent(crate::time::SimTime::ZERO, MSS, MSS);
+        let next = Ack {
+            rtt: Some(ms(300)),
+            snd_una: 1_000_000,
+            snd_nxt: 1_000_000,
+            ..crate::test_support::ack(MSS)
+        };
+        v.on_ack(&next);
+        // Δ would have been 20·200/300 = 13 > β: no decrease happened.
+        assert_eq!(v.cwnd(), 20 * MSS);
+        // While data is outstanding a send does not restart anything.
+        v.on_packet_sent(crate::time::SimTime::ZERO, MSS, 5 * MSS);
+        v.on_ack(&Ack {
+            snd_una: 1_001_000,
+            ..next
+        });
+        assert_eq!(v.cwnd(), 19 * MSS);
     }
 
     #[test]
