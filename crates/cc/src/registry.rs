@@ -55,6 +55,12 @@ pub const ALGORITHMS: &[&AlgorithmInfo] = &[
     &algorithms::africa::INFO,
     &algorithms::bbr::INFO,
     &algorithms::bbr3::INFO,
+    &algorithms::vegas::INFO,
+    &algorithms::dynamic_vegas::INFO,
+    &algorithms::fast::INFO,
+    &algorithms::compound::INFO,
+    &algorithms::illinois::INFO,
+    &algorithms::yeah::INFO,
 ];
 
 /// Slow-start variants, in listing order.
