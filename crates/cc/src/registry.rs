@@ -38,29 +38,30 @@ impl std::fmt::Debug for SlowStartInfo {
     }
 }
 
-/// Controllers, in the order `cclab algorithms` lists them.
+/// Controllers, grouped as the survey paper does: loss-based, delay-based, hybrid,
+/// bandwidth-estimating, then model-based.
 pub const ALGORITHMS: &[&AlgorithmInfo] = &[
     &algorithms::reno::INFO,
-    &algorithms::westwood::INFO,
-    &algorithms::veno::INFO,
-    &algorithms::libra::INFO,
-    &algorithms::areno::INFO,
-    &algorithms::fusion::INFO,
     &algorithms::highspeed::INFO,
     &algorithms::scalable::INFO,
     &algorithms::bic::INFO,
     &algorithms::cubic::INFO,
     &algorithms::htcp::INFO,
     &algorithms::hybla::INFO,
-    &algorithms::africa::INFO,
-    &algorithms::bbr::INFO,
-    &algorithms::bbr3::INFO,
+    &algorithms::libra::INFO,
     &algorithms::vegas::INFO,
     &algorithms::dynamic_vegas::INFO,
     &algorithms::fast::INFO,
     &algorithms::compound::INFO,
+    &algorithms::africa::INFO,
     &algorithms::illinois::INFO,
     &algorithms::yeah::INFO,
+    &algorithms::veno::INFO,
+    &algorithms::westwood::INFO,
+    &algorithms::areno::INFO,
+    &algorithms::fusion::INFO,
+    &algorithms::bbr::INFO,
+    &algorithms::bbr3::INFO,
 ];
 
 /// Slow-start variants, in listing order.
