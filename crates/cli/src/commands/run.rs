@@ -67,12 +67,20 @@ pub fn run(
         .map_err(failed)?;
     crate::emit(&summary_table(&summary));
     crate::emit(&format!(
-        "{} events, {} bottleneck packets in {:.3} s wall ({:.2} M packets/s); output in {}\n",
+        "{} events, {} bottleneck packets in {:.3} s wall ({:.2} M packets/s), peak memory {}; output in {}\n",
         result.events,
         summary.run.packets,
         wall,
         summary.run.packets as f64 / wall.max(1e-9) / 1e6,
+        peak_memory().map_or("unknown".to_string(), |kib| format!("{:.1} MiB", kib as f64 / 1024.0)),
         dir.display()
     ));
     Ok(())
+}
+
+/// Peak resident memory of this process in KiB (Linux `VmHWM`), if the platform tells.
+fn peak_memory() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
 }

@@ -334,7 +334,6 @@ impl Scoreboard {
     }
 
     /// Debug check: the counters agree with the per-segment flags.
-    #[cfg(debug_assertions)]
     pub fn check_counters(&self) {
         let sum = |flag: u8| -> u64 {
             self.segments

@@ -622,7 +622,6 @@ impl Sender {
     }
 
     /// Debug check of the scoreboard counters.
-    #[cfg(debug_assertions)]
     pub fn check_invariants(&self) {
         self.board.check_counters();
         let cwnd = self.cc.cwnd();
