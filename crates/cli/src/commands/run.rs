@@ -72,7 +72,10 @@ pub fn run(
         summary.run.packets,
         wall,
         summary.run.packets as f64 / wall.max(1e-9) / 1e6,
-        peak_memory().map_or("unknown".to_string(), |kib| format!("{:.1} MiB", kib as f64 / 1024.0)),
+        peak_memory().map_or("unknown".to_string(), |kib| format!(
+            "{:.1} MiB",
+            kib as f64 / 1024.0
+        )),
         dir.display()
     ));
     Ok(())
