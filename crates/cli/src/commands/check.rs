@@ -6,7 +6,7 @@ pub fn check(file: &Path, overrides: &[String]) -> Result<(), Failure> {
     let scenario =
         cclab_scenario::load(file, overrides).map_err(|e| Failure::BadInput(e.into()))?;
     crate::emit(&format!(
-        "{}: ok ({} flows, {} s, bottleneck {} bit/s, base RTT {})\n",
+        "{}: ok (flows: {}, duration: {} s, bottleneck: {} bit/s, base RTT: {})\n",
         file.display(),
         scenario.flow_count(),
         scenario.duration.as_secs_f64(),
