@@ -563,7 +563,10 @@ impl Sender {
             }
             self.send_segment(now, seq, len, retransmission.is_some(), pipe, out);
         }
-        self.validate_cwnd(blocked_by_window);
+        // As Linux's tcp_write_xmit: a full window counts as cwnd-limited even when pacing,
+        // not the window, stopped this attempt.
+        let window_full = self.pipe() + self.config.mss > self.window();
+        self.validate_cwnd(blocked_by_window || window_full);
     }
 
     fn send_segment(
