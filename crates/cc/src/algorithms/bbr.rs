@@ -659,9 +659,9 @@ impl CongestionControl for Bbr {
         if self.in_loss_recovery {
             return;
         }
-        // The contract calls on_ack for the triggering ACK first: use its pipe and
-        // delivered bytes. Without such an ACK (a dupack that delivered nothing) fall back
-        // to the event's flight size.
+        // The simulator announces the loss before the triggering ACK's on_ack (see the call
+        // order on the trait), so the event's flight size is used. A driver that calls on_ack
+        // first is handled too: then that ACK's pipe and delivered bytes are used.
         let (in_flight, acked, delivered) = match self.last_ack {
             Some(last) if last.now == event.now => {
                 (last.bytes_in_flight, last.bytes_acked, last.delivered)
