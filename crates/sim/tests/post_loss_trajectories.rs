@@ -229,6 +229,18 @@ fn reno_halves_then_adds_one_segment_per_rtt() {
             &points,
             growth_tolerance(loss.ssthresh),
         );
+        // The same in time: a window of ACKs per RTT, so (t - t_exit)/RTT segments gained,
+        // RTT the mean RTT sample. 3 % plus a step: a window that is not a whole number of
+        // segments carries only its whole segments per RTT (62 of 62.5 right after the
+        // halving), so the ACK clock runs up to ~1.5 % slower than the RTT here.
+        let end = samples.last().unwrap();
+        let rtt = result.flows[0].mean_rtt.unwrap().as_secs_f64();
+        let per_time = (secs(end) - exit) / rtt;
+        let gained = cwnd(end) - loss.ssthresh;
+        assert!(
+            (gained - per_time).abs() <= 1.0 + 0.03 * per_time,
+            "{recovery}: gained {gained:.1} segments in {per_time:.1} RTTs"
+        );
     }
 }
 
