@@ -168,9 +168,10 @@ mod tests {
                     &config,
                 );
                 assert_eq!(cc.name(), algorithm.name);
-                assert!(
-                    cc.cwnd() >= config.mss,
-                    "{} starts below one MSS",
+                assert_eq!(
+                    cc.cwnd(),
+                    config.initial_cwnd,
+                    "{} does not start at the initial window",
                     algorithm.name
                 );
             }

@@ -315,21 +315,4 @@ mod tests {
         });
         assert_eq!(w.cwnd(), 10 * MSS);
     }
-
-    #[test]
-    fn registered_by_name_and_builds_with_defaults() {
-        use crate::params::Params;
-        use crate::registry::{build, find_algorithm, find_slow_start};
-        let info = find_algorithm("westwood").expect("westwood is in ALGORITHMS");
-        let standard = find_slow_start("standard").expect("standard slow start exists");
-        let cc = build(
-            info,
-            &Params::defaults(info.params),
-            standard,
-            &Params::defaults(standard.params),
-            &CcConfig::new(MSS),
-        );
-        assert_eq!(cc.name(), "westwood");
-        assert_eq!(cc.cwnd(), 10 * MSS);
-    }
 }
