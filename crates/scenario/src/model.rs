@@ -118,6 +118,13 @@ pub struct FlowGroup {
 pub struct Output {
     /// Time-series sampling interval.
     pub interval: SimDuration,
+    /// Start of the steady-state measurement window `[steady_from, duration]`.
+    pub steady_from: SimDuration,
+    /// Width of the rate bins (throughput over time, stability, convergence); a whole
+    /// multiple of `interval`.
+    pub rate_interval: SimDuration,
+    /// Flow ids (after `count` expansion) whose every packet event goes to `packets.csv`.
+    pub trace_packets: Vec<u32>,
 }
 
 impl Scenario {

@@ -65,19 +65,13 @@ pub fn scenario_from_table(file: &str, root: &Table) -> Result<Scenario, Scenari
         Some(_) => return Err(root.invalid("flows", "must be an array of [[flows]] tables")),
     };
 
-    let output = match root.section("output")? {
-        Some(section) => {
-            section.allow_only(&["interval"])?;
-            let interval = section.duration_or("interval", "10ms")?;
-            if interval.is_zero() {
-                return Err(section.invalid("interval", "must be longer than zero"));
-            }
-            Output { interval }
-        }
-        None => Output {
-            interval: SimDuration::from_millis(10),
-        },
-    };
+    let output = output(
+        &root
+            .section("output")?
+            .unwrap_or_else(|| root.empty("output")),
+        duration,
+        flows.iter().map(|g| g.count as u64).sum(),
+    )?;
 
     let scenario = Scenario {
         name,
@@ -90,6 +84,72 @@ pub fn scenario_from_table(file: &str, root: &Table) -> Result<Scenario, Scenari
     };
     check_buffers(&root, &scenario)?;
     Ok(scenario)
+}
+
+/// Default width of rate bins: 100 ms, rounded up to a whole number of sampling intervals.
+const DEFAULT_RATE_INTERVAL_NS: u64 = 100_000_000;
+
+fn output(
+    section: &Section,
+    duration: SimDuration,
+    flow_count: u64,
+) -> Result<Output, ScenarioError> {
+    section.allow_only(&["interval", "steady_from", "rate_interval", "trace_packets"])?;
+    let interval = section.duration_or("interval", "10ms")?;
+    if interval.is_zero() {
+        return Err(section.invalid("interval", "must be longer than zero"));
+    }
+    let steady_from = section.duration_or("steady_from", "0s")?;
+    if steady_from >= duration {
+        return Err(section.invalid(
+            "steady_from",
+            &format!(
+                "{steady_from} leaves no steady-state window in a {duration} run; make it shorter than `duration`"
+            ),
+        ));
+    }
+    let rate_interval = match section.duration("rate_interval")? {
+        Some(d) => {
+            if d.is_zero() || !d.as_nanos().is_multiple_of(interval.as_nanos()) {
+                return Err(section.invalid(
+                    "rate_interval",
+                    &format!(
+                        "must be a whole multiple of `interval` ({interval}), e.g. 10 x {interval}"
+                    ),
+                ));
+            }
+            d
+        }
+        None => SimDuration::from_nanos(
+            DEFAULT_RATE_INTERVAL_NS.div_ceil(interval.as_nanos()) * interval.as_nanos(),
+        ),
+    };
+    let trace_packets = match section.get("trace_packets") {
+        None => Vec::new(),
+        Some(Value::Array(items)) => items
+            .iter()
+            .map(|item| match item {
+                Value::Integer(i) if (0..flow_count as i64).contains(i) => Ok(*i as u32),
+                Value::Integer(i) => Err(section.invalid(
+                    "trace_packets",
+                    &format!(
+                        "flow {i} does not exist; flows are numbered 0 to {}",
+                        flow_count - 1
+                    ),
+                )),
+                _ => Err(section.invalid("trace_packets", "must be a list of flow ids, e.g. [0]")),
+            })
+            .collect::<Result<Vec<_>, _>>()?,
+        Some(_) => {
+            return Err(section.invalid("trace_packets", "must be a list of flow ids, e.g. [0]"));
+        }
+    };
+    Ok(Output {
+        interval,
+        steady_from,
+        rate_interval,
+        trace_packets,
+    })
 }
 
 /// The file stem, the default scenario name.

@@ -23,6 +23,8 @@ pub enum Event {
     DelayedAckTimer(u32),
     /// Record time-series samples.
     Sample,
+    /// The steady-state measurement window opens: snapshot the counters.
+    WindowStart,
 }
 
 #[derive(Clone, Copy, Debug)]

@@ -6,6 +6,7 @@
 //! random draw comes from a per-component seeded stream. Same scenario and seed, same run.
 
 pub mod event;
+pub mod histogram;
 pub mod link;
 pub mod packet;
 pub mod range_set;
@@ -15,6 +16,9 @@ pub mod simulation;
 pub mod tcp;
 pub mod trace;
 
-pub use result::{FlowResult, LinkResult, RunResult};
+pub use histogram::Histogram;
+pub use result::{FlowCounters, FlowResult, LinkResult, RunResult};
 pub use simulation::{SimError, Simulation};
-pub use trace::{FlowSample, LinkSample, MemorySink, NullSink, TraceSink};
+pub use trace::{
+    FlowSample, LinkSample, MemorySink, NullSink, PacketEvent, PacketEventKind, Tee, TraceSink,
+};

@@ -52,11 +52,35 @@ pub struct LinkStats {
     pub queue_integral: u128,
     pub integrated_until: SimTime,
     pub max_queue_pkts: u64,
+    /// `queue_time_ns[n]`: nanoseconds during which exactly `n` packets waited, up to
+    /// `integrated_until` (time-weighted queue-length distribution, for percentiles). Grows
+    /// only when the queue reaches a new maximum.
+    pub queue_time_ns: Vec<u64>,
 }
 
 impl LinkStats {
     pub fn drops(&self) -> u64 {
         self.overflow_drops + self.random_losses + self.forced_drops
+    }
+
+    /// The counters accumulated since `earlier`, a snapshot of these.
+    pub fn since(&self, earlier: &LinkStats) -> LinkStats {
+        let mut queue_time_ns = self.queue_time_ns.clone();
+        for (t, e) in queue_time_ns.iter_mut().zip(&earlier.queue_time_ns) {
+            *t -= e;
+        }
+        LinkStats {
+            packets: self.packets - earlier.packets,
+            bytes: self.bytes - earlier.bytes,
+            busy: self.busy - earlier.busy,
+            overflow_drops: self.overflow_drops - earlier.overflow_drops,
+            random_losses: self.random_losses - earlier.random_losses,
+            forced_drops: self.forced_drops - earlier.forced_drops,
+            queue_integral: self.queue_integral - earlier.queue_integral,
+            integrated_until: self.integrated_until,
+            max_queue_pkts: queue_time_ns.iter().rposition(|&t| t > 0).unwrap_or(0) as u64,
+            queue_time_ns,
+        }
     }
 }
 
@@ -107,7 +131,10 @@ impl Link {
             waiting: VecDeque::new(),
             waiting_bytes: 0,
             in_flight: VecDeque::new(),
-            stats: LinkStats::default(),
+            stats: LinkStats {
+                queue_time_ns: vec![0; limits.0.map_or(1, |p| p as usize + 1).min(1 << 16)],
+                ..LinkStats::default()
+            },
         }
     }
 
@@ -134,8 +161,10 @@ impl Link {
 
     fn integrate_to(&mut self, t: SimTime) {
         if t > self.stats.integrated_until {
-            let span = (t - self.stats.integrated_until).as_nanos() as u128;
-            self.stats.queue_integral += span * self.waiting.len() as u128;
+            let span = (t - self.stats.integrated_until).as_nanos();
+            let waiting = self.waiting.len();
+            self.stats.queue_integral += span as u128 * waiting as u128;
+            self.stats.queue_time_ns[waiting] += span;
             self.stats.integrated_until = t;
         }
     }
@@ -188,7 +217,15 @@ impl Link {
         if busy {
             self.waiting.push_back((start, packet.wire_bytes));
             self.waiting_bytes += packet.wire_bytes as u64;
-            self.stats.max_queue_pkts = self.stats.max_queue_pkts.max(self.waiting.len() as u64);
+            let waiting = self.waiting.len();
+            if waiting as u64 > self.stats.max_queue_pkts {
+                self.stats.max_queue_pkts = waiting as u64;
+                if waiting >= self.stats.queue_time_ns.len() {
+                    // Amortized doubling: a handful of allocations per run, not per packet.
+                    let len = (2 * self.stats.queue_time_ns.len()).max(waiting + 1);
+                    self.stats.queue_time_ns.resize(len, 0);
+                }
+            }
         }
         // Random loss strikes on the wire: the packet used the transmitter, then vanished.
         if self.loss_probability > 0.0 && self.rng.chance(self.loss_probability) {
@@ -349,6 +386,11 @@ mod tests {
         }
         l.finish(at(30_000_000));
         assert_eq!(l.stats.queue_integral, 2 * 8_000_000 + 8_000_000);
+        // 8 ms with 2 waiting, 8 ms with 1, the remaining 14 ms with none.
+        assert_eq!(
+            &l.stats.queue_time_ns[..3],
+            &[14_000_000, 8_000_000, 8_000_000]
+        );
         assert_eq!(
             l.busy_until_time(at(30_000_000)),
             SimDuration::from_millis(24)

@@ -3,7 +3,39 @@
 
 use cclab_cc::{SimDuration, SimTime};
 
+use crate::histogram::Histogram;
 use crate::link::LinkStats;
+
+/// A flow's monotone counters at one instant; the difference of two snapshots gives the
+/// counts within a window.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct FlowCounters {
+    pub delivered_bytes: u64,
+    pub payload_bytes_sent: u64,
+    pub wire_bytes_sent: u64,
+    pub packets_sent: u64,
+    pub retransmissions: u64,
+    pub timeouts: u64,
+    /// Data segments of this flow dropped anywhere on its path.
+    pub drops: u64,
+    pub rtt: Histogram,
+}
+
+impl FlowCounters {
+    /// The counts accumulated since `earlier`.
+    pub fn since(&self, earlier: &FlowCounters) -> FlowCounters {
+        FlowCounters {
+            delivered_bytes: self.delivered_bytes - earlier.delivered_bytes,
+            payload_bytes_sent: self.payload_bytes_sent - earlier.payload_bytes_sent,
+            wire_bytes_sent: self.wire_bytes_sent - earlier.wire_bytes_sent,
+            packets_sent: self.packets_sent - earlier.packets_sent,
+            retransmissions: self.retransmissions - earlier.retransmissions,
+            timeouts: self.timeouts - earlier.timeouts,
+            drops: self.drops - earlier.drops,
+            rtt: self.rtt.since(&earlier.rtt),
+        }
+    }
+}
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct FlowResult {
@@ -25,6 +57,34 @@ pub struct FlowResult {
     pub min_rtt: Option<SimDuration>,
     /// When the receiver had every byte of a finite transfer.
     pub completed_at: Option<SimTime>,
+    /// Data segments dropped anywhere on the path; ACKs dropped on the reverse path.
+    pub drops: u64,
+    pub ack_drops: u64,
+    /// Every RTT sample of the run.
+    pub rtt: Histogram,
+    /// The counters when the steady-state window opened (zero if the flow started later).
+    pub at_window_start: FlowCounters,
+}
+
+impl FlowResult {
+    /// The counters at the end of the run.
+    pub fn counters(&self) -> FlowCounters {
+        FlowCounters {
+            delivered_bytes: self.delivered_bytes,
+            payload_bytes_sent: self.payload_bytes_sent,
+            wire_bytes_sent: self.wire_bytes_sent,
+            packets_sent: self.packets_sent,
+            retransmissions: self.retransmissions,
+            timeouts: self.timeouts,
+            drops: self.drops,
+            rtt: self.rtt.clone(),
+        }
+    }
+
+    /// The counts within the steady-state window.
+    pub fn window(&self) -> FlowCounters {
+        self.counters().since(&self.at_window_start)
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -34,11 +94,16 @@ pub struct LinkResult {
     /// Transmitter busy time within the run.
     pub busy: SimDuration,
     pub stats: LinkStats,
+    /// Counters and busy time when the steady-state window opened.
+    pub at_window_start: LinkStats,
+    pub busy_at_window_start: SimDuration,
 }
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct RunResult {
     pub duration: SimDuration,
+    /// Start of the steady-state window (`[output] steady_from`); it ends with the run.
+    pub window_start: SimTime,
     pub events: u64,
     pub flows: Vec<FlowResult>,
     /// The reported links: the dumbbell's bottleneck.

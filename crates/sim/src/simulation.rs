@@ -6,13 +6,13 @@ use cclab_cc::{CcConfig, SimDuration, SimTime, UNLIMITED};
 use cclab_scenario::{InitialSsthresh, Recovery, Scenario};
 
 use crate::event::{Event, EventQueue, TimerAction, TimerSlot};
-use crate::link::{Admission, Link};
+use crate::link::{Admission, Link, LinkStats};
 use crate::packet::{Packet, PacketKind};
-use crate::result::{FlowResult, LinkResult, RunResult};
+use crate::result::{FlowCounters, FlowResult, LinkResult, RunResult};
 use crate::rng::Rng;
 use crate::tcp::receiver::{Receiver, ReceiverConfig};
 use crate::tcp::sender::{Sender, SenderConfig};
-use crate::trace::{FlowSample, LinkSample, TraceSink};
+use crate::trace::{FlowSample, LinkSample, PacketEvent, PacketEventKind, TraceSink};
 
 /// Links on a flow's path: sender access, bottleneck, receiver access.
 const HOPS: usize = 3;
@@ -43,6 +43,12 @@ struct Flow {
     delayed_ack: TimerSlot,
     /// Sorted data-segment indexes to drop at the bottleneck (first transmissions).
     drop: Vec<u64>,
+    /// Data segments and ACKs of this flow dropped on any link.
+    data_drops: u64,
+    ack_drops: u64,
+    /// Packet events go to the trace sink (`[output] trace_packets`).
+    traced: bool,
+    at_window_start: FlowCounters,
 }
 
 /// Packets created by endpoints, consumed by endpoints, and dropped by links: with the
@@ -65,6 +71,24 @@ pub struct Simulation {
     outbox: Vec<Packet>,
     events: u64,
     conservation: Conservation,
+    /// Packet events of traced flows, handed to the sink after each event; reused.
+    packet_log: Vec<PacketEvent>,
+    window_start: SimTime,
+    bottleneck_at_window_start: (LinkStats, SimDuration),
+}
+
+fn flow_counters(flow: &Flow) -> FlowCounters {
+    let stats = &flow.sender.stats;
+    FlowCounters {
+        delivered_bytes: flow.receiver.delivered(),
+        payload_bytes_sent: stats.payload_bytes_sent,
+        wire_bytes_sent: stats.wire_bytes_sent,
+        packets_sent: stats.packets_sent,
+        retransmissions: stats.retransmissions,
+        timeouts: stats.timeouts,
+        drops: flow.data_drops,
+        rtt: stats.rtt_histogram.clone(),
+    }
 }
 
 impl Simulation {
@@ -160,6 +184,10 @@ impl Simulation {
                     pacing: TimerSlot::default(),
                     delayed_ack: TimerSlot::default(),
                     drop: group.drop.clone(),
+                    data_drops: 0,
+                    ack_drops: 0,
+                    traced: scenario.output.trace_packets.contains(&id),
+                    at_window_start: FlowCounters::default(),
                 });
             }
         }
@@ -170,6 +198,13 @@ impl Simulation {
         }
         let interval = scenario.output.interval;
         queue.schedule(SimTime::ZERO + interval, Event::Sample);
+        // A window from 0 needs no snapshot: every counter starts at zero.
+        let window_start = SimTime::ZERO + scenario.output.steady_from;
+        if window_start > SimTime::ZERO {
+            queue.schedule(window_start, Event::WindowStart);
+        }
+        let bottleneck_at_window_start =
+            (links[BOTTLENECK as usize].stats.clone(), SimDuration::ZERO);
         Simulation {
             now: SimTime::ZERO,
             end: SimTime::ZERO + scenario.duration,
@@ -180,6 +215,9 @@ impl Simulation {
             outbox: Vec::with_capacity(64),
             events: 0,
             conservation: Conservation::default(),
+            packet_log: Vec::new(),
+            window_start,
+            bottleneck_at_window_start,
         }
     }
 
@@ -201,6 +239,11 @@ impl Simulation {
                 progress(self.now);
             }
             self.dispatch(event, sink)?;
+            if !self.packet_log.is_empty() {
+                for event in self.packet_log.drain(..) {
+                    sink.packet_event(&event);
+                }
+            }
         }
         self.now = self.end;
         progress(self.end);
@@ -272,8 +315,32 @@ impl Simulation {
                     self.queue.schedule(next, Event::Sample);
                 }
             }
+            Event::WindowStart => self.snapshot_window_start(),
         }
         Ok(())
+    }
+
+    /// The steady-state window opens now: remember every counter, to subtract at the end.
+    fn snapshot_window_start(&mut self) {
+        let now = self.now;
+        for flow in &mut self.flows {
+            flow.at_window_start = flow_counters(flow);
+        }
+        let bottleneck = &mut self.links[BOTTLENECK as usize];
+        bottleneck.queue_at(now); // integrate the queue up to now
+        self.bottleneck_at_window_start =
+            (bottleneck.stats.clone(), bottleneck.busy_until_time(now));
+    }
+
+    fn log_packet(&mut self, packet: &Packet, kind: PacketEventKind) {
+        self.packet_log.push(PacketEvent {
+            time: self.now,
+            flow: packet.flow,
+            kind,
+            seq: packet.seq,
+            bytes: packet.payload,
+            hop: packet.hop,
+        });
     }
 
     /// A packet reached the end of a link: pass it to the next link or to its endpoint.
@@ -292,6 +359,14 @@ impl Simulation {
         }
         self.conservation.consumed += 1;
         let id = packet.flow;
+        if flow.traced {
+            let kind = match packet.kind {
+                PacketKind::Data => PacketEventKind::Receive,
+                PacketKind::Ack => PacketEventKind::Ack,
+            };
+            self.log_packet(&packet, kind);
+        }
+        let flow = &mut self.flows[id as usize];
         match packet.kind {
             PacketKind::Data => {
                 let ack = flow.receiver.on_data(self.now, &packet);
@@ -319,6 +394,15 @@ impl Simulation {
     fn emit(&mut self, packet: Packet) {
         self.conservation.created += 1;
         let flow = &self.flows[packet.flow as usize];
+        if flow.traced && packet.kind == PacketKind::Data {
+            let kind = if packet.retransmission {
+                PacketEventKind::Retransmit
+            } else {
+                PacketEventKind::Send
+            };
+            self.log_packet(&packet, kind);
+        }
+        let flow = &self.flows[packet.flow as usize];
         let link = match packet.kind {
             PacketKind::Data => flow.data_path[0],
             PacketKind::Ack => flow.ack_path[0],
@@ -344,7 +428,23 @@ impl Simulation {
                 first_in_flight: true,
             } => self.queue.schedule(arrival, Event::LinkDelivery(link)),
             Admission::Admitted { .. } => {}
-            Admission::Dropped(_) => self.conservation.dropped += 1,
+            Admission::Dropped(_) => {
+                self.conservation.dropped += 1;
+                let flow = &mut self.flows[packet.flow as usize];
+                let kind = match packet.kind {
+                    PacketKind::Data => {
+                        flow.data_drops += 1;
+                        PacketEventKind::Drop
+                    }
+                    PacketKind::Ack => {
+                        flow.ack_drops += 1;
+                        PacketEventKind::AckDrop
+                    }
+                };
+                if flow.traced {
+                    self.log_packet(&packet, kind);
+                }
+            }
         }
     }
 
@@ -381,6 +481,7 @@ impl Simulation {
                 inflight_bytes: sender.bytes_in_flight(),
                 bytes_acked: sender.snd_una(),
                 delivered_bytes: flow.receiver.delivered(),
+                bytes_sent: sender.stats.payload_bytes_sent,
                 retransmissions: sender.stats.retransmissions,
                 pacing_rate_bps: sender.pacing_rate(),
                 mode: cc.mode(),
@@ -467,12 +568,18 @@ impl Simulation {
                     }),
                     min_rtt: flow.sender.rtt().min_rtt(),
                     completed_at: flow.receiver.completed_at,
+                    drops: flow.data_drops,
+                    ack_drops: flow.ack_drops,
+                    rtt: stats.rtt_histogram.clone(),
+                    at_window_start: flow.at_window_start.clone(),
                 }
             })
             .collect();
         let bottleneck = &self.links[BOTTLENECK as usize];
+        let (at_window_start, busy_at_window_start) = self.bottleneck_at_window_start;
         RunResult {
             duration: end.saturating_since(SimTime::ZERO),
+            window_start: self.window_start,
             events: self.events,
             flows,
             links: vec![LinkResult {
@@ -480,6 +587,8 @@ impl Simulation {
                 rate_bps: bottleneck.rate_bps(),
                 busy: bottleneck.busy_until_time(end),
                 stats: bottleneck.stats.clone(),
+                at_window_start,
+                busy_at_window_start,
             }],
         }
     }

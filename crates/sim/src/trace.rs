@@ -19,6 +19,8 @@ pub struct FlowSample {
     pub bytes_acked: u64,
     /// Bytes delivered in order to the receiving application.
     pub delivered_bytes: u64,
+    /// Payload bytes put on the wire, retransmissions included.
+    pub bytes_sent: u64,
     pub retransmissions: u64,
     pub pacing_rate_bps: Option<u64>,
     /// The controller's mode label.
@@ -38,9 +40,73 @@ pub struct LinkSample<'a> {
     pub tx_bytes: u64,
 }
 
+/// What happened to a packet of a traced flow (scenario `[output] trace_packets`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PacketEventKind {
+    /// The sender put a new data segment on its access link.
+    Send,
+    /// The sender put a data segment on the wire again.
+    Retransmit,
+    /// A data segment was dropped on the link at `hop` of the flow's path.
+    Drop,
+    /// A data segment reached the receiver.
+    Receive,
+    /// An ACK reached the sender; `seq` is the cumulative acknowledgment.
+    Ack,
+    /// An ACK was dropped on the link at `hop` of the reverse path.
+    AckDrop,
+}
+
+impl PacketEventKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            PacketEventKind::Send => "send",
+            PacketEventKind::Retransmit => "retransmit",
+            PacketEventKind::Drop => "drop",
+            PacketEventKind::Receive => "receive",
+            PacketEventKind::Ack => "ack",
+            PacketEventKind::AckDrop => "ack_drop",
+        }
+    }
+}
+
+/// One packet event of a traced flow: the data of a tcptrace-style sequence plot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PacketEvent {
+    pub time: SimTime,
+    pub flow: u32,
+    pub kind: PacketEventKind,
+    /// Data: first byte carried. ACK: cumulative acknowledgment.
+    pub seq: u64,
+    /// Payload bytes (0 for ACKs).
+    pub bytes: u32,
+    /// Index on the path (0 sender access, 1 bottleneck, 2 receiver access) for drops.
+    pub hop: u8,
+}
+
 pub trait TraceSink {
     fn flow_sample(&mut self, sample: &FlowSample);
     fn link_sample(&mut self, sample: &LinkSample<'_>);
+    /// Called only for flows listed in `[output] trace_packets`.
+    fn packet_event(&mut self, _event: &PacketEvent) {}
+}
+
+/// Feeds every record to two sinks (files and the metrics collector, say).
+pub struct Tee<'a, A: ?Sized, B: ?Sized>(pub &'a mut A, pub &'a mut B);
+
+impl<A: TraceSink + ?Sized, B: TraceSink + ?Sized> TraceSink for Tee<'_, A, B> {
+    fn flow_sample(&mut self, sample: &FlowSample) {
+        self.0.flow_sample(sample);
+        self.1.flow_sample(sample);
+    }
+    fn link_sample(&mut self, sample: &LinkSample<'_>) {
+        self.0.link_sample(sample);
+        self.1.link_sample(sample);
+    }
+    fn packet_event(&mut self, event: &PacketEvent) {
+        self.0.packet_event(event);
+        self.1.packet_event(event);
+    }
 }
 
 /// Discards everything (benchmarks, tests that only need the summary).
@@ -56,6 +122,7 @@ impl TraceSink for NullSink {
 pub struct MemorySink {
     pub flows: Vec<FlowSample>,
     pub links: Vec<(SimTime, String, u64, u64, u64)>,
+    pub packets: Vec<PacketEvent>,
 }
 
 impl TraceSink for MemorySink {
@@ -70,5 +137,8 @@ impl TraceSink for MemorySink {
             s.queue_bytes,
             s.drops,
         ));
+    }
+    fn packet_event(&mut self, event: &PacketEvent) {
+        self.packets.push(*event);
     }
 }

@@ -14,6 +14,7 @@
 use cclab_cc::{Ack, CongestionControl, CongestionEvent, SimDuration, SimTime, TimeoutEvent};
 use cclab_scenario::Recovery;
 
+use crate::histogram::Histogram;
 use crate::packet::{MAX_SACK_BLOCKS, Packet, PacketKind, SackBlock};
 use crate::tcp::delivery_rate::{AckRateState, DeliveryRate};
 use crate::tcp::rtt::RttEstimator;
@@ -69,6 +70,8 @@ pub struct SenderStats {
     pub fast_recoveries: u64,
     pub rtt_sum_ns: u128,
     pub rtt_samples: u64,
+    /// Every RTT sample (ns), for percentiles.
+    pub rtt_histogram: Histogram,
 }
 
 pub struct Sender {
@@ -264,6 +267,7 @@ impl Sender {
             self.rtt.on_sample(sample);
             self.stats.rtt_sum_ns += sample.as_nanos() as u128;
             self.stats.rtt_samples += 1;
+            self.stats.rtt_histogram.record(sample.as_nanos());
         }
         let rate_sample = self.rate.sample(rate_state, now, self.rtt.min_rtt());
 
