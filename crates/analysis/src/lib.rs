@@ -1,10 +1,12 @@
-//! cclab-analysis: metrics from a run, the output folder's files, and human reports.
+//! cclab-analysis: metrics from a run, the output folder's files, figures and human reports.
 
 pub mod metrics;
 pub mod output;
+pub mod rates;
 pub mod report;
 pub mod summary;
 
 pub use output::{CsvSink, write_atomic, write_summary};
+pub use rates::RateSeries;
 pub use report::summary_table;
 pub use summary::{Summary, summarize};

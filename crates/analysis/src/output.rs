@@ -1,4 +1,5 @@
-//! The output folder: `summary.json`, `timeseries.csv`, `queue.csv`, each written to a
+//! The output folder: `summary.json`, `timeseries.csv`, `queue.csv`, `rates.csv` and, for
+//! traced flows, `packets.csv`, each written to a
 //! temporary file and renamed into place, so a reader (or an interrupted run) never sees a
 //! half-written file.
 
@@ -6,7 +7,7 @@ use std::fs::{self, File};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use cclab_sim::{FlowSample, LinkSample, TraceSink};
+use cclab_sim::{FlowSample, LinkSample, PacketEvent, PacketEventKind, TraceSink};
 
 use crate::summary::Summary;
 
@@ -23,7 +24,10 @@ pub const TIMESERIES_COLUMNS: &[&str] = &[
     "rtt_ms",
     "pacing_rate_bps",
     "mode",
+    "bytes_sent",
 ];
+
+pub const PACKETS_COLUMNS: &[&str] = &["time_s", "flow", "event", "seq", "bytes", "link"];
 
 pub const QUEUE_COLUMNS: &[&str] = &[
     "time_s",
@@ -95,6 +99,7 @@ impl PendingCsv {
 pub struct CsvSink {
     timeseries: PendingCsv,
     queue: PendingCsv,
+    packets: Option<PendingCsv>,
     error: Option<csv::Error>,
 }
 
@@ -107,8 +112,18 @@ impl CsvSink {
         Ok(CsvSink {
             timeseries: PendingCsv::create(dir.join("timeseries.csv"), TIMESERIES_COLUMNS)?,
             queue: PendingCsv::create(dir.join("queue.csv"), QUEUE_COLUMNS)?,
+            packets: None,
             error: None,
         })
+    }
+
+    /// Also write `packets.csv` (the packet events of the traced flows).
+    pub fn with_packets(mut self, dir: &Path) -> io::Result<Self> {
+        self.packets = Some(PendingCsv::create(
+            dir.join("packets.csv"),
+            PACKETS_COLUMNS,
+        )?);
+        Ok(self)
     }
 
     fn keep(&mut self, result: csv::Result<()>) {
@@ -123,7 +138,11 @@ impl CsvSink {
             return Err(io::Error::other(e));
         }
         self.timeseries.commit()?;
-        self.queue.commit()
+        self.queue.commit()?;
+        match self.packets {
+            Some(packets) => packets.commit(),
+            None => Ok(()),
+        }
     }
 }
 
@@ -142,6 +161,7 @@ impl TraceSink for CsvSink {
             optional(s.rtt.map(|d| d.as_millis_f64())),
             optional(s.pacing_rate_bps),
             s.mode.to_string(),
+            s.bytes_sent.to_string(),
         ]);
         self.keep(result);
     }
@@ -154,6 +174,30 @@ impl TraceSink for CsvSink {
             s.queue_bytes.to_string(),
             s.drops.to_string(),
             s.tx_bytes.to_string(),
+        ]);
+        self.keep(result);
+    }
+
+    fn packet_event(&mut self, e: &PacketEvent) {
+        let Some(packets) = &mut self.packets else {
+            return;
+        };
+        let link = match (e.kind, e.hop) {
+            (PacketEventKind::Drop, 0) => "sender-access",
+            (PacketEventKind::Drop, 1) => "bottleneck",
+            (PacketEventKind::Drop, _) => "receiver-access",
+            (PacketEventKind::AckDrop, 0) => "receiver-access",
+            (PacketEventKind::AckDrop, 1) => "bottleneck-reverse",
+            (PacketEventKind::AckDrop, _) => "sender-access",
+            _ => "",
+        };
+        let result = packets.writer.write_record([
+            e.time.as_secs_f64().to_string(),
+            e.flow.to_string(),
+            e.kind.name().to_string(),
+            e.seq.to_string(),
+            e.bytes.to_string(),
+            link.to_string(),
         ]);
         self.keep(result);
     }

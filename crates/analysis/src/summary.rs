@@ -1,30 +1,50 @@
-//! `summary.json`: the contract's per-flow, per-link, aggregate and run figures.
+//! `summary.json`: the contract's per-flow, per-link, aggregate and run figures, and the
+//! metrics added to them. Every formula, unit and window is in `docs/metrics.md`; in short:
 //!
-//! Definitions (README "Metrics" repeats them):
 //! - a flow's *active time* runs from its start to its completion (finite transfers that
-//!   finished) or to the end of the run;
-//! - `goodput_bps` = bytes delivered in order to the receiving application × 8 / active time;
-//! - `throughput_bps` = payload bytes sent, retransmissions included, × 8 / active time;
-//! - `utilization` = bottleneck transmitter busy time / run duration (headers included);
-//! - `mean_queue_pkts` = time average of the packets waiting at the bottleneck (the one in
-//!   transmission excluded); `jain_index` over all flows' goodput;
-//! - `total_goodput_bps` = all flows' delivered bytes × 8 / run duration.
+//!   finished) or to the end of the run; whole-run rates divide by it;
+//! - the *steady-state window* is `[steady_from, end of run]`; a flow's part of it is
+//!   `[max(steady_from, start), completion or end]`; `*_steady*` fields use it;
+//! - rates over time come in bins of `rate_interval` ([`crate::rates`]): stability is their
+//!   coefficient of variation in the window, convergence time the time to settle within
+//!   ±20 % of the flow's fair share.
 
+use cclab_cc::{SimDuration, SimTime};
 use cclab_scenario::Scenario;
-use cclab_sim::RunResult;
+use cclab_sim::{FlowResult, LinkResult, RunResult};
 use serde::Serialize;
 
-use crate::metrics::{jain_index, rate_bps};
+use crate::metrics::{
+    coefficient_of_variation, convergence_time, histogram_quantile_ms, index_a, jain_index,
+    moving_average, rate_bps, rates::bins_within, ratio, share_ratio, time_weighted_quantile,
+};
+use crate::rates::RateSeries;
+
+/// A flow is converged while its rate stays within this fraction of its fair share.
+pub const CONVERGENCE_TOLERANCE: f64 = 0.2;
 
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct Summary {
     pub scenario: String,
     pub seed: u64,
     pub duration_s: f64,
+    pub window: Window,
     pub flows: Vec<FlowSummary>,
     pub links: Vec<LinkSummary>,
     pub aggregate: Aggregate,
     pub run: RunInfo,
+}
+
+/// The measurement windows of this run.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Window {
+    /// The steady-state window is `[steady_from_s, until_s]`.
+    pub steady_from_s: f64,
+    pub until_s: f64,
+    /// Width of the rate bins.
+    pub rate_interval_s: f64,
+    /// Averaging window of the rates convergence time is judged on.
+    pub convergence_window_s: f64,
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]
@@ -41,14 +61,40 @@ pub struct FlowSummary {
     pub goodput_bps: f64,
     pub throughput_bps: f64,
     pub packets_sent: u64,
+    /// Wire bytes the sender put on its link: data with headers, retransmissions included.
+    pub wire_bytes_sent: u64,
     pub retransmissions: u64,
+    /// Retransmitted segments / segments sent; null if nothing was sent.
+    pub retransmission_ratio: Option<f64>,
     pub timeouts: u64,
     pub fast_recoveries: u64,
+    /// Data segments of this flow dropped on any link; ACKs dropped on the reverse path.
+    pub drops: u64,
+    pub ack_drops: u64,
+    /// Wire bytes sent per byte delivered; null if nothing was delivered.
+    pub transmission_cost: Option<f64>,
     /// Mean and minimum of the RTT samples; 0 when the flow took none.
     pub mean_rtt_ms: f64,
     pub min_rtt_ms: f64,
+    /// Median, 99th percentile and maximum of the RTT samples; null when there were none.
+    pub median_rtt_ms: Option<f64>,
+    pub p99_rtt_ms: Option<f64>,
+    pub max_rtt_ms: Option<f64>,
     /// Flow completion time (start to last byte at the receiver); null if unfinished.
     pub fct_s: Option<f64>,
+    /// The flow's part of the steady-state window; null fields when it is empty.
+    pub steady_from_s: Option<f64>,
+    pub steady_until_s: Option<f64>,
+    pub goodput_steady_bps: Option<f64>,
+    pub throughput_steady_bps: Option<f64>,
+    pub retransmission_ratio_steady: Option<f64>,
+    pub mean_rtt_steady_ms: Option<f64>,
+    pub p99_rtt_steady_ms: Option<f64>,
+    /// Coefficient of variation of the binned throughput in the steady-state window.
+    pub stability_cv: Option<f64>,
+    /// The fair share convergence is judged against (payload bit/s) and the time taken.
+    pub fair_share_bps: f64,
+    pub convergence_time_s: Option<f64>,
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]
@@ -63,7 +109,14 @@ pub struct LinkSummary {
     pub forced_drops: u64,
     pub packets: u64,
     pub mean_queue_pkts: f64,
+    /// Time-weighted 99th percentile of the queue length.
+    pub p99_queue_pkts: u64,
     pub max_queue_pkts: u64,
+    pub utilization_steady: f64,
+    pub drops_steady: u64,
+    pub mean_queue_steady_pkts: f64,
+    pub p99_queue_steady_pkts: u64,
+    pub max_queue_steady_pkts: u64,
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]
@@ -71,6 +124,23 @@ pub struct Aggregate {
     pub jain_index: f64,
     pub total_goodput_bps: f64,
     pub utilization: f64,
+    pub jain_index_steady: f64,
+    pub total_goodput_steady_bps: f64,
+    pub utilization_steady: f64,
+    /// Index A = (x1 − x2)/(x1 + x2) of the first two flow tables' mean steady goodput (or
+    /// of flows 0 and 1 with one table); its ratio form x1/x2 and share x1/(x1 + x2).
+    pub index_a: Option<f64>,
+    pub share_ratio: Option<f64>,
+    pub share_first: Option<f64>,
+    /// All flows: retransmitted / sent segments; wire bytes sent / bytes delivered.
+    pub retransmission_ratio: Option<f64>,
+    pub transmission_cost: Option<f64>,
+    pub drops: u64,
+    pub timeouts: u64,
+    /// Mean of the flows' stability_cv; the largest convergence time (null if any flow did
+    /// not converge).
+    pub stability_cv: Option<f64>,
+    pub convergence_time_s: Option<f64>,
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]
@@ -83,66 +153,234 @@ pub struct RunInfo {
     pub wall_s: f64,
 }
 
-pub fn summarize(scenario: &Scenario, result: &RunResult, wall_s: f64) -> Summary {
-    let duration_s = result.duration.as_secs_f64();
+fn seconds(from: SimTime, until: SimTime) -> f64 {
+    until.saturating_since(from).as_secs_f64()
+}
+
+/// `[from, until]` if it is not empty.
+fn span(from: SimTime, until: SimTime) -> Option<(SimTime, SimTime)> {
+    (until > from).then_some((from, until))
+}
+
+/// When the set of active flows next changes after `flow` starts (another flow starts or
+/// completes, or this one completes), and how many flows are active until then.
+fn convergence_horizon(flows: &[FlowResult], flow: &FlowResult, end: SimTime) -> (SimTime, usize) {
+    let start = flow.start;
+    let mut horizon = flow.completed_at.unwrap_or(end).min(end);
+    let mut active = 0;
+    for other in flows {
+        if other.start > start {
+            horizon = horizon.min(other.start);
+        } else if other.completed_at.is_none_or(|c| c > start) {
+            active += 1;
+            if let Some(c) = other.completed_at {
+                horizon = horizon.min(c);
+            }
+        }
+    }
+    (horizon, active.max(1))
+}
+
+fn flow_summary(
+    scenario: &Scenario,
+    result: &RunResult,
+    rates: &RateSeries,
+    f: &FlowResult,
+) -> FlowSummary {
+    let end = SimTime::ZERO + result.duration;
+    let finish = f.completed_at.unwrap_or(end);
+    let active_s = seconds(f.start, finish);
+    let group = &scenario.flows[f.group as usize];
+
+    let steady = span(result.window_start.max(f.start), finish.min(end));
+    let window = f.window();
+    let steady_rate = |bytes: u64| steady.map(|(a, b)| rate_bps(bytes, seconds(a, b)));
+    let flow_rates = rates.flows.get(f.id as usize);
+    let stability_cv = steady.zip(flow_rates).and_then(|((a, b), r)| {
+        let values: Vec<f64> = bins_within(&r.throughput, a, b)
+            .map(|b| b.rate_bps)
+            .collect();
+        coefficient_of_variation(&values)
+    });
+
+    let (horizon, active) = convergence_horizon(&result.flows, f, end);
+    let payload_share = group.mss as f64 / (group.mss + group.header_bytes) as f64;
+    let fair_share_bps =
+        scenario.topology.bottleneck.rate_bps as f64 * payload_share / active as f64;
+    // Judged on trailing averages over the convergence window, so that one recovery episode
+    // does not count as leaving the fair share.
+    let k = (scenario.output.convergence_window.as_nanos() / rates.width.as_nanos()).max(1);
+    let convergence_time_s = flow_rates.and_then(|r| {
+        let averaged = moving_average(&r.throughput, k as usize);
+        convergence_time(
+            &averaged,
+            f.start,
+            horizon,
+            fair_share_bps,
+            CONVERGENCE_TOLERANCE,
+        )
+        .map(SimDuration::as_secs_f64)
+    });
+
+    FlowSummary {
+        id: f.id,
+        group: f.group,
+        cc: f.cc.to_string(),
+        start_s: f.start.as_secs_f64(),
+        size_bytes: f.size,
+        bytes_acked: f.bytes_acked,
+        delivered_bytes: f.delivered_bytes,
+        goodput_bps: rate_bps(f.delivered_bytes, active_s),
+        throughput_bps: rate_bps(f.payload_bytes_sent, active_s),
+        packets_sent: f.packets_sent,
+        wire_bytes_sent: f.wire_bytes_sent,
+        retransmissions: f.retransmissions,
+        retransmission_ratio: ratio(f.retransmissions as f64, f.packets_sent as f64),
+        timeouts: f.timeouts,
+        fast_recoveries: f.fast_recoveries,
+        drops: f.drops,
+        ack_drops: f.ack_drops,
+        transmission_cost: ratio(f.wire_bytes_sent as f64, f.delivered_bytes as f64),
+        mean_rtt_ms: f.mean_rtt.map_or(0.0, |d| d.as_millis_f64()),
+        min_rtt_ms: f.min_rtt.map_or(0.0, |d| d.as_millis_f64()),
+        median_rtt_ms: histogram_quantile_ms(&f.rtt, 0.5),
+        p99_rtt_ms: histogram_quantile_ms(&f.rtt, 0.99),
+        max_rtt_ms: f.rtt.max().map(|ns| ns as f64 / 1e6),
+        fct_s: f
+            .completed_at
+            .map(|t| t.saturating_since(f.start).as_secs_f64()),
+        steady_from_s: steady.map(|(a, _)| a.as_secs_f64()),
+        steady_until_s: steady.map(|(_, b)| b.as_secs_f64()),
+        goodput_steady_bps: steady_rate(window.delivered_bytes),
+        throughput_steady_bps: steady_rate(window.payload_bytes_sent),
+        retransmission_ratio_steady: steady.and(ratio(
+            window.retransmissions as f64,
+            window.packets_sent as f64,
+        )),
+        mean_rtt_steady_ms: steady.and(window.rtt.mean().map(|ns| ns / 1e6)),
+        p99_rtt_steady_ms: steady.and(histogram_quantile_ms(&window.rtt, 0.99)),
+        stability_cv,
+        fair_share_bps,
+        convergence_time_s,
+    }
+}
+
+fn link_summary(result: &RunResult, l: &LinkResult) -> LinkSummary {
     let end_ns = result.duration.as_nanos();
+    let window_ns = end_ns - result.window_start.as_nanos();
+    let steady = l.stats.since(&l.at_window_start);
+    LinkSummary {
+        name: l.name.clone(),
+        rate_bps: l.rate_bps,
+        utilization: l.busy.as_secs_f64() / result.duration.as_secs_f64(),
+        drops: l.stats.drops(),
+        overflow_drops: l.stats.overflow_drops,
+        random_losses: l.stats.random_losses,
+        forced_drops: l.stats.forced_drops,
+        packets: l.stats.packets,
+        mean_queue_pkts: l.stats.queue_integral as f64 / end_ns as f64,
+        p99_queue_pkts: time_weighted_quantile(&l.stats.queue_time_ns, 0.99).unwrap_or(0),
+        max_queue_pkts: l.stats.max_queue_pkts,
+        utilization_steady: (l.busy - l.busy_at_window_start).as_nanos() as f64 / window_ns as f64,
+        drops_steady: steady.drops(),
+        mean_queue_steady_pkts: steady.queue_integral as f64 / window_ns as f64,
+        p99_queue_steady_pkts: time_weighted_quantile(&steady.queue_time_ns, 0.99).unwrap_or(0),
+        max_queue_steady_pkts: steady.max_queue_pkts,
+    }
+}
+
+/// The two rates index A compares: the mean steady goodput of the first and second flow
+/// tables, or of flows 0 and 1 when there is one table.
+fn index_a_rates(scenario: &Scenario, flows: &[FlowSummary]) -> Option<(f64, f64)> {
+    let mean_of = |pick: &dyn Fn(&FlowSummary) -> bool| {
+        let values: Vec<f64> = flows
+            .iter()
+            .filter(|f| pick(f))
+            .filter_map(|f| f.goodput_steady_bps)
+            .collect();
+        (!values.is_empty()).then(|| values.iter().sum::<f64>() / values.len() as f64)
+    };
+    if scenario.flows.len() >= 2 {
+        Some((mean_of(&|f| f.group == 0)?, mean_of(&|f| f.group == 1)?))
+    } else {
+        Some((mean_of(&|f| f.id == 0)?, mean_of(&|f| f.id == 1)?))
+    }
+}
+
+fn aggregate(
+    scenario: &Scenario,
+    result: &RunResult,
+    flows: &[FlowSummary],
+    links: &[LinkSummary],
+) -> Aggregate {
+    let duration_s = result.duration.as_secs_f64();
+    let window_s = seconds(result.window_start, SimTime::ZERO + result.duration);
+    let goodputs: Vec<f64> = flows.iter().map(|f| f.goodput_bps).collect();
+    let steady_goodputs: Vec<f64> = flows.iter().filter_map(|f| f.goodput_steady_bps).collect();
+    let sum = |pick: fn(&FlowResult) -> u64| result.flows.iter().map(pick).sum::<u64>();
+    let window_delivered: u64 = result
+        .flows
+        .iter()
+        .map(|f| f.window().delivered_bytes)
+        .sum();
+    let rates = index_a_rates(scenario, flows);
+    let cvs: Vec<f64> = flows.iter().filter_map(|f| f.stability_cv).collect();
+    Aggregate {
+        jain_index: jain_index(&goodputs),
+        total_goodput_bps: rate_bps(sum(|f| f.delivered_bytes), duration_s),
+        utilization: links.first().map_or(0.0, |l| l.utilization),
+        jain_index_steady: jain_index(&steady_goodputs),
+        total_goodput_steady_bps: rate_bps(window_delivered, window_s),
+        utilization_steady: links.first().map_or(0.0, |l| l.utilization_steady),
+        index_a: rates.and_then(|(x1, x2)| index_a(x1, x2)),
+        share_ratio: rates.and_then(|(x1, x2)| share_ratio(x1, x2)),
+        share_first: rates.and_then(|(x1, x2)| ratio(x1, x1 + x2)),
+        retransmission_ratio: ratio(
+            sum(|f| f.retransmissions) as f64,
+            sum(|f| f.packets_sent) as f64,
+        ),
+        transmission_cost: ratio(
+            sum(|f| f.wire_bytes_sent) as f64,
+            sum(|f| f.delivered_bytes) as f64,
+        ),
+        drops: sum(|f| f.drops),
+        timeouts: sum(|f| f.timeouts),
+        stability_cv: (!cvs.is_empty()).then(|| cvs.iter().sum::<f64>() / cvs.len() as f64),
+        convergence_time_s: flows
+            .iter()
+            .map(|f| f.convergence_time_s)
+            .collect::<Option<Vec<f64>>>()
+            .and_then(|times| times.into_iter().reduce(f64::max)),
+    }
+}
+
+pub fn summarize(
+    scenario: &Scenario,
+    result: &RunResult,
+    rates: &RateSeries,
+    wall_s: f64,
+) -> Summary {
     let flows: Vec<FlowSummary> = result
         .flows
         .iter()
-        .map(|f| {
-            let finish_ns = f.completed_at.map_or(end_ns, |t| t.as_nanos());
-            let active_s = finish_ns.saturating_sub(f.start.as_nanos()) as f64 * 1e-9;
-            FlowSummary {
-                id: f.id,
-                group: f.group,
-                cc: f.cc.to_string(),
-                start_s: f.start.as_secs_f64(),
-                size_bytes: f.size,
-                bytes_acked: f.bytes_acked,
-                delivered_bytes: f.delivered_bytes,
-                goodput_bps: rate_bps(f.delivered_bytes, active_s),
-                throughput_bps: rate_bps(f.payload_bytes_sent, active_s),
-                packets_sent: f.packets_sent,
-                retransmissions: f.retransmissions,
-                timeouts: f.timeouts,
-                fast_recoveries: f.fast_recoveries,
-                mean_rtt_ms: f.mean_rtt.map_or(0.0, |d| d.as_millis_f64()),
-                min_rtt_ms: f.min_rtt.map_or(0.0, |d| d.as_millis_f64()),
-                fct_s: f
-                    .completed_at
-                    .map(|t| t.saturating_since(f.start).as_secs_f64()),
-            }
-        })
+        .map(|f| flow_summary(scenario, result, rates, f))
         .collect();
     let links: Vec<LinkSummary> = result
         .links
         .iter()
-        .map(|l| LinkSummary {
-            name: l.name.clone(),
-            rate_bps: l.rate_bps,
-            utilization: l.busy.as_secs_f64() / duration_s,
-            drops: l.stats.drops(),
-            overflow_drops: l.stats.overflow_drops,
-            random_losses: l.stats.random_losses,
-            forced_drops: l.stats.forced_drops,
-            packets: l.stats.packets,
-            mean_queue_pkts: l.stats.queue_integral as f64 / end_ns as f64,
-            max_queue_pkts: l.stats.max_queue_pkts,
-        })
+        .map(|l| link_summary(result, l))
         .collect();
-    let goodputs: Vec<f64> = flows.iter().map(|f| f.goodput_bps).collect();
-    let aggregate = Aggregate {
-        jain_index: jain_index(&goodputs),
-        total_goodput_bps: rate_bps(
-            result.flows.iter().map(|f| f.delivered_bytes).sum(),
-            duration_s,
-        ),
-        utilization: links.first().map_or(0.0, |l| l.utilization),
-    };
+    let aggregate = aggregate(scenario, result, &flows, &links);
     Summary {
         scenario: scenario.name.clone(),
         seed: scenario.seed,
-        duration_s,
+        duration_s: result.duration.as_secs_f64(),
+        window: Window {
+            steady_from_s: result.window_start.as_secs_f64(),
+            until_s: result.duration.as_secs_f64(),
+            rate_interval_s: rates.width.as_secs_f64(),
+            convergence_window_s: scenario.output.convergence_window.as_secs_f64(),
+        },
         run: RunInfo {
             events: result.events,
             packets: links.first().map_or(0, |l| l.packets),

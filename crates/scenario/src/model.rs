@@ -123,6 +123,9 @@ pub struct Output {
     /// Width of the rate bins (throughput over time, stability, convergence); a whole
     /// multiple of `interval`.
     pub rate_interval: SimDuration,
+    /// Averaging window of the rates that convergence time is judged on; a whole multiple of
+    /// `rate_interval`.
+    pub convergence_window: SimDuration,
     /// Flow ids (after `count` expansion) whose every packet event goes to `packets.csv`.
     pub trace_packets: Vec<u32>,
 }

@@ -88,13 +88,21 @@ pub fn scenario_from_table(file: &str, root: &Table) -> Result<Scenario, Scenari
 
 /// Default width of rate bins: 100 ms, rounded up to a whole number of sampling intervals.
 const DEFAULT_RATE_INTERVAL_NS: u64 = 100_000_000;
+/// Default convergence averaging window: 1 s, rounded up to a whole number of rate bins.
+const DEFAULT_CONVERGENCE_WINDOW_NS: u64 = 1_000_000_000;
 
 fn output(
     section: &Section,
     duration: SimDuration,
     flow_count: u64,
 ) -> Result<Output, ScenarioError> {
-    section.allow_only(&["interval", "steady_from", "rate_interval", "trace_packets"])?;
+    section.allow_only(&[
+        "interval",
+        "steady_from",
+        "rate_interval",
+        "convergence_window",
+        "trace_packets",
+    ])?;
     let interval = section.duration_or("interval", "10ms")?;
     if interval.is_zero() {
         return Err(section.invalid("interval", "must be longer than zero"));
@@ -124,6 +132,23 @@ fn output(
             DEFAULT_RATE_INTERVAL_NS.div_ceil(interval.as_nanos()) * interval.as_nanos(),
         ),
     };
+    let convergence_window = match section.duration("convergence_window")? {
+        Some(d) => {
+            if d.is_zero() || !d.as_nanos().is_multiple_of(rate_interval.as_nanos()) {
+                return Err(section.invalid(
+                    "convergence_window",
+                    &format!(
+                        "must be a whole multiple of `rate_interval` ({rate_interval}), e.g. 10 x {rate_interval}"
+                    ),
+                ));
+            }
+            d
+        }
+        None => SimDuration::from_nanos(
+            DEFAULT_CONVERGENCE_WINDOW_NS.div_ceil(rate_interval.as_nanos())
+                * rate_interval.as_nanos(),
+        ),
+    };
     let trace_packets = match section.get("trace_packets") {
         None => Vec::new(),
         Some(Value::Array(items)) => items
@@ -148,6 +173,7 @@ fn output(
         interval,
         steady_from,
         rate_interval,
+        convergence_window,
         trace_packets,
     })
 }

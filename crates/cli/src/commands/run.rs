@@ -3,8 +3,8 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use cclab_analysis::{CsvSink, summarize, summary_table, write_summary};
-use cclab_sim::Simulation;
+use cclab_analysis::{CsvSink, RateSeries, summarize, summary_table, write_summary};
+use cclab_sim::{Simulation, Tee};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::Failure;
@@ -23,8 +23,16 @@ pub fn run(
         .with_context(|| format!("cannot create output folder {}", dir.display()))
         .map_err(failed)?;
     let mut sink = CsvSink::create(&dir)
+        .and_then(|sink| {
+            if scenario.output.trace_packets.is_empty() {
+                Ok(sink)
+            } else {
+                sink.with_packets(&dir)
+            }
+        })
         .with_context(|| format!("cannot write in {}", dir.display()))
         .map_err(failed)?;
+    let mut rates = RateSeries::for_scenario(&scenario);
 
     let started = Instant::now();
     let total_ns = scenario.duration.as_nanos();
@@ -50,7 +58,7 @@ pub fn run(
         }
     };
     let result = Simulation::new(&scenario)
-        .run(&mut sink, &mut progress)
+        .run(&mut Tee(&mut sink, &mut rates), &mut progress)
         .with_context(|| format!("{}: the run failed", file.display()))
         .map_err(failed)?;
     let wall = started.elapsed().as_secs_f64();
@@ -61,7 +69,11 @@ pub fn run(
     sink.commit()
         .with_context(|| format!("cannot write the time series in {}", dir.display()))
         .map_err(failed)?;
-    let summary = summarize(&scenario, &result, wall);
+    rates
+        .write_csv(&dir)
+        .with_context(|| format!("cannot write {}", dir.join("rates.csv").display()))
+        .map_err(failed)?;
+    let summary = summarize(&scenario, &result, &rates, wall);
     write_summary(&dir, &summary)
         .with_context(|| format!("cannot write {}", dir.join("summary.json").display()))
         .map_err(failed)?;
