@@ -391,3 +391,180 @@ pub fn summarize(
         aggregate,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cclab_sim::link::LinkStats;
+    use cclab_sim::{FlowCounters, Histogram};
+
+    fn at(seconds: f64) -> SimTime {
+        SimTime::ZERO + SimDuration::from_secs_f64(seconds)
+    }
+
+    /// 10 s at 10 Mbit/s, steady window from 2 s, two flow tables.
+    fn scenario(flows: &str) -> Scenario {
+        let text = format!(
+            r#"
+duration = "10s"
+[topology]
+bottleneck = {{ rate = "10Mbps", delay = "10ms" }}
+{flows}
+[output]
+steady_from = "2s"
+rate_interval = "1s"
+"#
+        );
+        cclab_scenario::from_str("t.toml", &text, &[]).unwrap()
+    }
+
+    fn flow(id: u32, group: u32, start: f64, delivered: u64, at_2s: u64) -> FlowResult {
+        let mut rtt = Histogram::default();
+        for ms in 1..=100 {
+            rtt.record(ms * 1_000_000);
+        }
+        FlowResult {
+            id,
+            group,
+            cc: "reno",
+            start: at(start),
+            size: None,
+            bytes_acked: delivered,
+            delivered_bytes: delivered,
+            payload_bytes_sent: delivered,
+            wire_bytes_sent: delivered + delivered / 10,
+            packets_sent: delivered / 1000,
+            retransmissions: 0,
+            timeouts: 0,
+            fast_recoveries: 0,
+            mean_rtt: Some(SimDuration::from_micros(50_500)),
+            min_rtt: Some(SimDuration::from_millis(1)),
+            completed_at: None,
+            drops: 0,
+            ack_drops: 0,
+            rtt,
+            at_window_start: FlowCounters {
+                delivered_bytes: at_2s,
+                payload_bytes_sent: at_2s,
+                ..FlowCounters::default()
+            },
+        }
+    }
+
+    fn result(flows: Vec<FlowResult>) -> RunResult {
+        let mut stats = LinkStats {
+            queue_time_ns: vec![9_000_000_000, 0, 1_000_000_000],
+            queue_integral: 2_000_000_000,
+            ..LinkStats::default()
+        };
+        stats.max_queue_pkts = 2;
+        RunResult {
+            duration: SimDuration::from_secs(10),
+            window_start: at(2.0),
+            events: 0,
+            flows,
+            links: vec![LinkResult {
+                name: "bottleneck".into(),
+                rate_bps: 10_000_000,
+                busy: SimDuration::from_secs(9),
+                stats,
+                at_window_start: LinkStats {
+                    queue_time_ns: vec![2_000_000_000],
+                    ..LinkStats::default()
+                },
+                busy_at_window_start: SimDuration::from_secs(1),
+            }],
+        }
+    }
+
+    fn no_rates(scenario: &Scenario) -> RateSeries {
+        RateSeries::for_scenario(scenario)
+    }
+
+    #[test]
+    fn one_flow() {
+        let s = scenario("[[flows]]\ncc = \"reno\"\n");
+        // 10 MB in 10 s = 8 Mbit/s; 8 MB in the 8 s window = 8 Mbit/s.
+        let r = result(vec![flow(0, 0, 0.0, 10_000_000, 2_000_000)]);
+        let sum = summarize(&s, &r, &no_rates(&s), 0.0);
+        let f = &sum.flows[0];
+        assert_eq!(f.goodput_bps, 8e6);
+        assert_eq!(f.goodput_steady_bps, Some(8e6));
+        assert_eq!(f.transmission_cost, Some(1.1));
+        assert!((f.p99_rtt_ms.unwrap() / 99.0 - 1.0).abs() < 0.008);
+        assert_eq!(f.max_rtt_ms, Some(100.0));
+        assert_eq!(f.fct_s, None);
+        // One flow: nothing to compare.
+        assert_eq!(sum.aggregate.jain_index, 1.0);
+        assert_eq!(sum.aggregate.index_a, None);
+        // No rate bins: no stability, no convergence.
+        assert_eq!(f.stability_cv, None);
+        assert_eq!(f.convergence_time_s, None);
+        // Link: busy 9 of 10 s, 8 of the window's 8 s; queue 2 packets 10 % of the time.
+        let l = &sum.links[0];
+        assert_eq!((l.utilization, l.utilization_steady), (0.9, 1.0));
+        assert_eq!(
+            (l.mean_queue_pkts, l.p99_queue_pkts, l.max_queue_pkts),
+            (0.2, 2, 2)
+        );
+        assert_eq!(l.mean_queue_steady_pkts, 0.25);
+    }
+
+    #[test]
+    fn zero_goodput_and_unfinished_flows() {
+        let s = scenario("[[flows]]\ncc = \"reno\"\n[[flows]]\ncc = \"reno\"\nstart = \"5s\"\n");
+        let r = result(vec![
+            flow(0, 0, 0.0, 10_000_000, 2_000_000),
+            flow(1, 1, 5.0, 0, 0),
+        ]);
+        let sum = summarize(&s, &r, &no_rates(&s), 0.0);
+        let late = &sum.flows[1];
+        assert_eq!(late.goodput_bps, 0.0);
+        assert_eq!(late.steady_from_s, Some(5.0));
+        assert_eq!(late.goodput_steady_bps, Some(0.0));
+        assert_eq!(late.transmission_cost, None);
+        assert_eq!(late.retransmission_ratio, None);
+        assert_eq!(late.fct_s, None);
+        // Flow 0 against a starved flow 1: A = (x − 0)/(x + 0) = 1, ratio undefined.
+        assert_eq!(sum.aggregate.index_a, Some(1.0));
+        assert_eq!(sum.aggregate.share_ratio, None);
+        assert_eq!(sum.aggregate.share_first, Some(1.0));
+        assert_eq!(sum.aggregate.jain_index_steady, 0.5);
+        // Fair share: 10 Mbit/s of which 1448/1500 is payload, over the active flows.
+        assert!((late.fair_share_bps - 10e6 * 1448.0 / 1500.0 / 2.0).abs() < 1e-6);
+        assert!((sum.flows[0].fair_share_bps - 10e6 * 1448.0 / 1500.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn finished_flow_windows_end_at_completion() {
+        let s = scenario("[[flows]]\ncc = \"reno\"\nsize = \"5MB\"\n");
+        let mut f = flow(0, 0, 0.0, 5_000_000, 2_000_000);
+        f.size = Some(5_000_000);
+        f.completed_at = Some(at(4.0));
+        let sum = summarize(&s, &result(vec![f]), &no_rates(&s), 0.0);
+        let f = &sum.flows[0];
+        assert_eq!(f.fct_s, Some(4.0));
+        // 5 MB in 4 s = 10 Mbit/s; 3 MB in [2 s, 4 s] = 12 Mbit/s.
+        assert_eq!(f.goodput_bps, 10e6);
+        assert_eq!(f.steady_until_s, Some(4.0));
+        assert_eq!(f.goodput_steady_bps, Some(12e6));
+    }
+
+    #[test]
+    fn convergence_horizon_is_the_next_change() {
+        let flows = vec![
+            flow(0, 0, 0.0, 0, 0),
+            flow(1, 0, 0.0, 0, 0),
+            flow(2, 0, 5.0, 0, 0),
+        ];
+        let end = at(10.0);
+        assert_eq!(convergence_horizon(&flows, &flows[0], end), (at(5.0), 2));
+        assert_eq!(convergence_horizon(&flows, &flows[2], end), (end, 3));
+        let mut finished = flows.clone();
+        finished[1].completed_at = Some(at(7.0));
+        assert_eq!(
+            convergence_horizon(&finished, &finished[2], end),
+            (at(7.0), 3)
+        );
+    }
+}

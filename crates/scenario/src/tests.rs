@@ -299,3 +299,66 @@ fn syntax_errors_report_line_and_column() {
     assert!(message.starts_with("bad.toml: line 2, column"), "{message}");
     assert!(!message.contains('\n'), "{message}");
 }
+
+#[test]
+fn output_measurement_keys() {
+    let base = "duration = \"60s\"\n[topology]\nbottleneck = { rate = \"10Mbps\", delay = \"10ms\" }\n[[flows]]\ncc = \"reno\"\ncount = 2\n[output]\n";
+    let s = from_str("o.toml", base, &[]).unwrap();
+    assert_eq!(s.output.steady_from, SimDuration::ZERO);
+    assert_eq!(s.output.rate_interval, SimDuration::from_millis(100));
+    assert_eq!(s.output.convergence_window, SimDuration::from_secs(1));
+    assert!(s.output.trace_packets.is_empty());
+    // Defaults round up to whole multiples of the sampling interval.
+    let s = from_str("o.toml", &format!("{base}interval = \"30ms\"\n"), &[]).unwrap();
+    assert_eq!(s.output.rate_interval, SimDuration::from_millis(120));
+    assert_eq!(s.output.convergence_window, SimDuration::from_millis(1080));
+    let s = from_str(
+        "o.toml",
+        &format!("{base}steady_from = \"20s\"\nrate_interval = \"50ms\"\ntrace_packets = [1]\n"),
+        &[],
+    )
+    .unwrap();
+    assert_eq!(s.output.steady_from, SimDuration::from_secs(20));
+    assert_eq!(s.output.rate_interval, SimDuration::from_millis(50));
+    assert_eq!(s.output.trace_packets, [1]);
+
+    for (line, key, words) in [
+        (
+            "steady_from = \"60s\"",
+            "output.steady_from",
+            "no steady-state window",
+        ),
+        ("steady_from = 5", "output.steady_from", "unit"),
+        (
+            "rate_interval = \"15ms\"",
+            "output.rate_interval",
+            "multiple of `interval`",
+        ),
+        (
+            "convergence_window = \"150ms\"",
+            "output.convergence_window",
+            "multiple of `rate_interval`",
+        ),
+        (
+            "trace_packets = [2]",
+            "output.trace_packets",
+            "flow 2 does not exist",
+        ),
+        (
+            "trace_packets = 0",
+            "output.trace_packets",
+            "list of flow ids",
+        ),
+        (
+            "steady_form = \"1s\"",
+            "output.steady_form",
+            "did you mean `steady_from`",
+        ),
+    ] {
+        let err = from_str("o.toml", &format!("{base}{line}\n"), &[])
+            .unwrap_err()
+            .to_string();
+        assert!(err.starts_with(&format!("o.toml: {key}: ")), "{err}");
+        assert!(err.contains(words), "{err}");
+    }
+}
