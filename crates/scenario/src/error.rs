@@ -18,6 +18,13 @@ pub enum ScenarioError {
         key: String,
         message: String,
     },
+    /// A `[sweep]` key, or a run it produces, is invalid.
+    #[error("{file}: [sweep] {key}: {message}")]
+    Sweep {
+        file: String,
+        key: String,
+        message: String,
+    },
     #[error("--set {assignment}: {message}")]
     Override { assignment: String, message: String },
 }

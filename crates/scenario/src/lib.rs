@@ -7,6 +7,7 @@ mod error;
 pub mod model;
 mod overrides;
 mod parse;
+pub mod sweep;
 pub mod units;
 
 use std::path::Path;
@@ -15,6 +16,7 @@ pub use error::ScenarioError;
 pub use model::*;
 pub use overrides::{apply_override, parse_value, set_path};
 pub use parse::scenario_from_table;
+pub use sweep::{RunSpec, Sweep, load_sweep};
 
 /// Parse TOML text into a table, mapping syntax errors to line and column.
 pub fn parse_table(file: &str, text: &str) -> Result<toml::Table, ScenarioError> {
