@@ -2,8 +2,10 @@
 
 pub mod metrics;
 pub mod output;
+pub mod plot;
 pub mod rates;
 pub mod report;
+pub mod results;
 pub mod summary;
 
 pub use output::{CsvSink, write_atomic, write_summary};

@@ -36,6 +36,61 @@ enum Command {
         /// No progress bar.
         #[arg(long, short)]
         quiet: bool,
+        /// Do not draw the figures (DIR/figures/*.svg, *.png).
+        #[arg(long)]
+        no_plots: bool,
+    },
+    /// Many runs over a parameter grid ([sweep] table), in parallel and resumable.
+    #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+    Sweep {
+        #[command(subcommand)]
+        action: Option<SweepAction>,
+        /// Sweep file: a scenario plus a [sweep] table.
+        #[arg(required = true)]
+        file: Option<PathBuf>,
+        /// Output folder (default: out/<scenario name>).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Runs at a time (default: all cores).
+        #[arg(long, short)]
+        jobs: Option<usize>,
+        /// Run only slice I of N (1-based), e.g. --shard 2/4; merge with `cclab sweep merge`.
+        #[arg(long, value_name = "I/N")]
+        shard: Option<String>,
+        /// Keep each run's own output folder in DIR/runs/<run id>.
+        #[arg(long)]
+        keep_runs: bool,
+        /// Override a key of the base scenario (repeatable).
+        #[arg(long = "set", value_name = "KEY=VALUE")]
+        overrides: Vec<String>,
+        /// No progress bar.
+        #[arg(long, short)]
+        quiet: bool,
+        /// Do not draw the sweep figures.
+        #[arg(long)]
+        no_plots: bool,
+    },
+    /// Figures (SVG and PNG) from an output folder of `run` or `sweep`, into DIR/figures.
+    Plot {
+        dir: PathBuf,
+        /// svg, png or both.
+        #[arg(long, default_value = "both")]
+        format: String,
+        /// Run folders: only from this time on, e.g. 10s.
+        #[arg(long)]
+        from: Option<String>,
+        /// Run folders: only up to this time, e.g. 15s.
+        #[arg(long)]
+        to: Option<String>,
+        /// Sweep folders: a results.csv column to plot, e.g. aggregate.utilization (repeatable).
+        #[arg(long = "metric")]
+        metrics: Vec<String>,
+        /// Sweep folders: the swept key on the x axis.
+        #[arg(long)]
+        x: Option<String>,
+        /// Sweep folders: the swept key that makes the lines (default: the algorithm key).
+        #[arg(long)]
+        series: Option<String>,
     },
     /// Validate a scenario without running it.
     Check {
@@ -45,6 +100,22 @@ enum Command {
     },
     /// List the congestion-control algorithms and slow-start variants with their parameters.
     Algorithms,
+}
+
+#[derive(Subcommand)]
+enum SweepAction {
+    /// Gather the folders of sweep shards into one folder and one results.csv.
+    Merge {
+        /// The merged folder.
+        #[arg(long)]
+        out: PathBuf,
+        /// Shard folders (of the same sweep).
+        #[arg(required = true)]
+        dirs: Vec<PathBuf>,
+        /// Do not draw the sweep figures.
+        #[arg(long)]
+        no_plots: bool,
+    },
 }
 
 /// Print to stdout; a closed pipe (`cclab algorithms | head`) is not an error.
@@ -67,7 +138,54 @@ fn main() -> ExitCode {
             out,
             overrides,
             quiet,
-        } => commands::run::run(&file, out, &overrides, quiet),
+            no_plots,
+        } => commands::run::run(&file, out, &overrides, quiet, no_plots),
+        Command::Sweep {
+            action:
+                Some(SweepAction::Merge {
+                    out,
+                    dirs,
+                    no_plots,
+                }),
+            ..
+        } => commands::sweep::merge::merge(&out, &dirs, no_plots),
+        Command::Sweep {
+            action: None,
+            file,
+            out,
+            jobs,
+            shard,
+            keep_runs,
+            overrides,
+            quiet,
+            no_plots,
+        } => commands::sweep::runner::sweep(commands::sweep::runner::SweepArgs {
+            file: file.expect("clap requires FILE without a subcommand"),
+            out,
+            overrides,
+            jobs,
+            shard,
+            keep_runs,
+            quiet,
+            no_plots,
+        }),
+        Command::Plot {
+            dir,
+            format,
+            from,
+            to,
+            metrics,
+            x,
+            series,
+        } => commands::plot::plot(commands::plot::PlotArgs {
+            dir,
+            format,
+            from,
+            to,
+            metrics,
+            x,
+            series,
+        }),
         Command::Check { file, overrides } => commands::check::check(&file, &overrides),
         Command::Algorithms => {
             emit(&commands::algorithms::listing());

@@ -1,3 +1,5 @@
 pub mod algorithms;
 pub mod check;
+pub mod plot;
 pub mod run;
+pub mod sweep;

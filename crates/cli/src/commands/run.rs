@@ -14,6 +14,7 @@ pub fn run(
     out: Option<PathBuf>,
     overrides: &[String],
     quiet: bool,
+    no_plots: bool,
 ) -> Result<(), Failure> {
     let scenario =
         cclab_scenario::load(file, overrides).map_err(|e| Failure::BadInput(e.into()))?;
@@ -90,6 +91,11 @@ pub fn run(
         )),
         dir.display()
     ));
+    if !no_plots {
+        crate::commands::plot::plot_run_folder(&dir)
+            .context("cannot draw the figures (the run's files are written)")
+            .map_err(failed)?;
+    }
     Ok(())
 }
 

@@ -1,0 +1,191 @@
+//! Running a sweep: expand the grid, skip recorded runs, run the rest in parallel.
+
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::Instant;
+
+use anyhow::{Context, anyhow};
+use cclab_analysis::results::{Row, SweepManifest};
+use cclab_analysis::{CsvSink, RateSeries, summarize, write_summary};
+use cclab_scenario::{RunSpec, load_sweep};
+use cclab_sim::{NullSink, Simulation, Tee, TraceSink};
+use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
+
+use super::Shard;
+use crate::Failure;
+
+pub struct SweepArgs {
+    pub file: PathBuf,
+    pub out: Option<PathBuf>,
+    pub overrides: Vec<String>,
+    pub jobs: Option<usize>,
+    pub shard: Option<String>,
+    pub keep_runs: bool,
+    pub quiet: bool,
+    pub no_plots: bool,
+}
+
+/// Run one point of the sweep and record its row.
+fn run_one(spec: &RunSpec, dir: &Path, keep_runs: bool) -> anyhow::Result<()> {
+    let scenario = &spec.scenario;
+    let mut rates = RateSeries::for_scenario(scenario);
+    let run_dir = dir.join("runs").join(&spec.id);
+    let mut files = if keep_runs {
+        std::fs::create_dir_all(&run_dir)
+            .with_context(|| format!("cannot create {}", run_dir.display()))?;
+        let sink = CsvSink::create(&run_dir)?;
+        Some(if scenario.output.trace_packets.is_empty() {
+            sink
+        } else {
+            sink.with_packets(&run_dir)?
+        })
+    } else {
+        None
+    };
+    let started = Instant::now();
+    let files_sink: &mut dyn TraceSink = match &mut files {
+        Some(f) => f,
+        None => &mut NullSink,
+    };
+    let result = Simulation::new(scenario)
+        .run(&mut Tee(files_sink, &mut rates), &mut |_| {})
+        .with_context(|| format!("run {} failed", spec.id))?;
+    let wall = started.elapsed().as_secs_f64();
+    let summary = summarize(scenario, &result, &rates, wall);
+    if let Some(files) = files {
+        files.commit()?;
+        rates.write_csv(&run_dir)?;
+        write_summary(&run_dir, &summary)?;
+    }
+    let row = Row::new(
+        spec.id.clone(),
+        spec.index,
+        spec.params.clone(),
+        spec.replicate,
+        &summary,
+        wall,
+    );
+    row.write(&dir.join("rows"))
+        .with_context(|| format!("cannot record run {}", spec.id))
+}
+
+pub fn sweep(args: SweepArgs) -> Result<(), Failure> {
+    let bad = |e: anyhow::Error| Failure::BadInput(e);
+    let failed = |e: anyhow::Error| Failure::RunFailed(e);
+    let sweep = load_sweep(&args.file, &args.overrides).map_err(|e| bad(e.into()))?;
+    let shard = args
+        .shard
+        .as_deref()
+        .map(Shard::parse)
+        .transpose()
+        .map_err(|m| bad(anyhow!(m)))?;
+    if args.jobs == Some(0) {
+        return Err(bad(anyhow!("--jobs 0: give at least one job")));
+    }
+    let runs = sweep.expand().map_err(|e| bad(e.into()))?;
+    let name = runs[0].scenario.name.clone();
+    let dir = args.out.unwrap_or_else(|| PathBuf::from("out").join(&name));
+    let rows_dir = dir.join("rows");
+    std::fs::create_dir_all(&rows_dir)
+        .with_context(|| format!("cannot create output folder {}", dir.display()))
+        .map_err(failed)?;
+
+    let manifest = SweepManifest {
+        name,
+        fingerprint: sweep.fingerprint(),
+        axes: sweep.axes.iter().map(|a| a.key.clone()).collect(),
+        runs: runs.iter().map(|r| r.id.clone()).collect(),
+    };
+    if let Ok(existing) = SweepManifest::read(&dir)
+        && existing.fingerprint != manifest.fingerprint
+    {
+        return Err(bad(anyhow!(
+            "{}: holds the results of a different sweep (its base scenario, keys, values or seeds differ from {}); choose another --out or delete the folder",
+            dir.display(),
+            args.file.display()
+        )));
+    }
+    manifest
+        .write(&dir)
+        .with_context(|| format!("cannot write in {}", dir.display()))
+        .map_err(failed)?;
+
+    let mine: Vec<&RunSpec> = runs
+        .iter()
+        .filter(|r| shard.is_none_or(|s| s.contains(r.index)))
+        .collect();
+    let pending: Vec<&RunSpec> = mine
+        .iter()
+        .copied()
+        .filter(|r| Row::read(&rows_dir, &r.id).is_none())
+        .collect();
+    let jobs = args.jobs.unwrap_or_else(rayon::current_num_threads);
+    let shard_text = shard.map_or(String::new(), |s| {
+        format!(", shard {}/{} has {}", s.index, s.count, mine.len())
+    });
+    crate::emit(&format!(
+        "sweep {}: {} runs{shard_text}; {} already done, running {} on {jobs} threads\n",
+        manifest.name,
+        runs.len(),
+        mine.len() - pending.len(),
+        pending.len()
+    ));
+
+    let bar = if !args.quiet && std::io::stderr().is_terminal() {
+        let b = ProgressBar::new(pending.len() as u64);
+        b.set_style(
+            ProgressStyle::with_template(
+                "{bar:40} {pos}/{len} runs, {elapsed} elapsed, ~{eta} left",
+            )
+            .expect("the template is valid"),
+        );
+        b
+    } else {
+        ProgressBar::hidden()
+    };
+    let failures: Mutex<Vec<String>> = Mutex::new(Vec::new());
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .build()
+        .map_err(|e| failed(e.into()))?;
+    let started = Instant::now();
+    pool.install(|| {
+        pending.par_iter().for_each(|spec| {
+            if let Err(e) = run_one(spec, &dir, args.keep_runs) {
+                failures
+                    .lock()
+                    .expect("no run panics while holding the lock")
+                    .push(format!("{e:#}"));
+            }
+            bar.inc(1);
+        })
+    });
+    bar.finish_and_clear();
+
+    let recorded = manifest
+        .write_results(&dir)
+        .with_context(|| format!("cannot write {}", dir.join("results.csv").display()))
+        .map_err(failed)?;
+    crate::emit(&format!(
+        "{} of {} runs recorded in {} ({:.1} s wall); results in {}\n",
+        recorded,
+        runs.len(),
+        dir.display(),
+        started.elapsed().as_secs_f64(),
+        dir.join("results.csv").display()
+    ));
+    if !args.no_plots {
+        crate::commands::plot::plot_sweep_folder(&dir).map_err(failed)?;
+    }
+    let failures = failures.into_inner().expect("the pool has finished");
+    if let Some(first) = failures.first() {
+        return Err(failed(anyhow!(
+            "{} of {} runs failed (they will be retried on the next run); the first: {first}",
+            failures.len(),
+            pending.len()
+        )));
+    }
+    Ok(())
+}
