@@ -1,0 +1,271 @@
+//! `cclab sweep` end to end: grid size, resumption after a kill, shards merged, bad keys.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn cclab() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_cclab"))
+}
+
+/// A fresh folder for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("cclab-sweep-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// 2 algorithms × 3 rates × 2 seeds = 12 short runs. Random loss makes the seeds matter.
+const SWEEP: &str = r#"
+name = "grid"
+duration = "3s"
+[topology]
+bottleneck = { rate = "10Mbps", delay = "10ms", buffer = "1bdp", loss = 0.001 }
+[[flows]]
+cc = "reno"
+[output]
+steady_from = "1s"
+[sweep]
+"topology.bottleneck.rate" = ["5Mbps", "10Mbps", "20Mbps"]
+"flows.0.cc" = ["reno", "westwood"]
+seeds = 2
+"#;
+
+fn write_sweep(dir: &Path) -> PathBuf {
+    let file = dir.join("grid.toml");
+    std::fs::write(&file, SWEEP).unwrap();
+    file
+}
+
+fn run(args: &[&str]) -> Output {
+    let out = cclab().args(args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "cclab {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+fn sweep(file: &Path, out: &Path, extra: &[&str]) -> Output {
+    let mut args = vec![
+        "sweep",
+        file.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--no-plots",
+    ];
+    args.extend_from_slice(extra);
+    run(&args)
+}
+
+fn rows_in(dir: &Path) -> Vec<PathBuf> {
+    let mut rows: Vec<PathBuf> = std::fs::read_dir(dir.join("rows"))
+        .map(|entries| {
+            entries
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == "json"))
+                .filter(|p| !p.file_name().unwrap().to_string_lossy().starts_with('.'))
+                .collect()
+        })
+        .unwrap_or_default();
+    rows.sort();
+    rows
+}
+
+#[test]
+fn grid_gives_one_row_per_run_and_is_deterministic() {
+    let dir = scratch("grid");
+    let file = write_sweep(&dir);
+    let first = dir.join("a");
+    let again = dir.join("b");
+    let out = sweep(&file, &first, &["--jobs", "2"]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("12 runs; 0 already done, running 12"));
+    let csv = std::fs::read_to_string(first.join("results.csv")).unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines.len(), 13, "header + 12 rows");
+    let header: Vec<&str> = lines[0].split(',').collect();
+    assert_eq!(
+        &header[..5],
+        [
+            "run_id",
+            "flows.0.cc",
+            "topology.bottleneck.rate",
+            "replicate",
+            "seed"
+        ]
+    );
+    assert!(header.contains(&"aggregate.utilization"));
+    assert!(!header.iter().any(|h| h.contains("wall")));
+    // Every (cc, rate, replicate) once, in grid order; seeds differ between replicates.
+    let cells: Vec<Vec<&str>> = lines[1..].iter().map(|l| l.split(',').collect()).collect();
+    assert_eq!(
+        (cells[0][1], cells[0][2], cells[0][3]),
+        ("reno", "5Mbps", "0")
+    );
+    assert_eq!(
+        (cells[11][1], cells[11][2], cells[11][3]),
+        ("westwood", "20Mbps", "1")
+    );
+    assert_ne!(cells[0][4], cells[1][4]);
+    // The same sweep with another number of jobs: byte-identical results.
+    sweep(&file, &again, &["--jobs", "1"]);
+    assert_eq!(
+        std::fs::read_to_string(again.join("results.csv")).unwrap(),
+        csv
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn killed_sweep_resumes_without_redoing_runs() {
+    let dir = scratch("resume");
+    let file = write_sweep(&dir);
+    let out = dir.join("out");
+    let mut child = cclab()
+        .args([
+            "sweep",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .args(["--jobs", "1", "--no-plots", "--set", "duration=6s"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Kill it once some, but (most likely) not all, runs are recorded.
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while rows_in(&out).len() < 3 && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let done = rows_in(&out);
+    assert!(
+        done.len() >= 3,
+        "the sweep recorded runs before it was killed"
+    );
+    eprintln!("killed after {} of 12 runs", done.len());
+    let before: Vec<(PathBuf, std::time::SystemTime, Vec<u8>)> = done
+        .iter()
+        .map(|p| {
+            (
+                p.clone(),
+                std::fs::metadata(p).unwrap().modified().unwrap(),
+                std::fs::read(p).unwrap(),
+            )
+        })
+        .collect();
+
+    let output = sweep(&file, &out, &["--jobs", "2", "--set", "duration=6s"]);
+    let stdout = String::from_utf8_lossy(&output.stdout).to_string();
+    let expected = format!("{} already done, running {}", done.len(), 12 - done.len());
+    assert!(stdout.contains(&expected), "{stdout}");
+    assert_eq!(rows_in(&out).len(), 12);
+    for (path, modified, bytes) in before {
+        assert_eq!(
+            std::fs::metadata(&path).unwrap().modified().unwrap(),
+            modified
+        );
+        assert_eq!(std::fs::read(&path).unwrap(), bytes);
+    }
+    let csv = std::fs::read_to_string(out.join("results.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 13);
+
+    // The same rows as an uninterrupted sweep.
+    let fresh = dir.join("fresh");
+    sweep(&file, &fresh, &["--set", "duration=6s"]);
+    assert_eq!(
+        std::fs::read_to_string(fresh.join("results.csv")).unwrap(),
+        csv
+    );
+    // A different sweep may not reuse the folder.
+    let other = cclab()
+        .args([
+            "sweep",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .args(["--no-plots", "--set", "duration=2s"])
+        .output()
+        .unwrap();
+    assert_eq!(other.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&other.stderr).contains("different sweep"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn shards_merged_equal_the_full_sweep() {
+    let dir = scratch("shards");
+    let file = write_sweep(&dir);
+    let (full, one, two, merged) = (
+        dir.join("full"),
+        dir.join("one"),
+        dir.join("two"),
+        dir.join("merged"),
+    );
+    sweep(&file, &full, &[]);
+    let out = sweep(&file, &one, &["--shard", "1/2"]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("shard 1/2 has 6"));
+    sweep(&file, &two, &["--shard", "2/2"]);
+    assert_eq!(rows_in(&one).len(), 6);
+    assert_eq!(rows_in(&two).len(), 6);
+    run(&[
+        "sweep",
+        "merge",
+        "--out",
+        merged.to_str().unwrap(),
+        one.to_str().unwrap(),
+        two.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        std::fs::read_to_string(merged.join("results.csv")).unwrap(),
+        std::fs::read_to_string(full.join("results.csv")).unwrap()
+    );
+    // The merged folder has the sweep's figures.
+    assert!(merged.join("figures").read_dir().unwrap().count() > 0);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bad_sweeps_fail_with_the_key_and_exit_2() {
+    let dir = scratch("bad");
+    for (grid, words) in [
+        (
+            "\"topology.bottleneck.rat\" = [\"1Mbps\"]",
+            "topology.bottleneck.rat",
+        ),
+        ("\"flows.2.cc\" = [\"reno\"]", "flows.2.cc"),
+        ("\"flows.0.cc\" = [\"nosuch\"]", "nosuch"),
+        ("\"duration\" = \"1s\"", "non-empty list"),
+    ] {
+        let file = dir.join("bad.toml");
+        std::fs::write(
+            &file,
+            format!("duration = \"1s\"\n[topology]\nbottleneck = {{ rate = \"1Mbps\", delay = \"1ms\" }}\n[[flows]]\ncc = \"reno\"\n[sweep]\n{grid}\n"),
+        )
+        .unwrap();
+        let out = cclab()
+            .args(["sweep", file.to_str().unwrap(), "--out"])
+            .arg(dir.join("o"))
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{grid}: {stderr}");
+        assert!(
+            stderr.contains("[sweep]") && stderr.contains(words),
+            "{stderr}"
+        );
+        assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+        assert!(!stderr.contains("panicked"));
+    }
+    let out = cclab()
+        .args(["sweep", "nosuch.toml", "--shard", "3/2"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
