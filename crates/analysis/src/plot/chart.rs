@@ -4,7 +4,7 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::Figure;
+use super::{Figure, thick_line};
 
 #[derive(Clone, Debug)]
 pub struct Line {
@@ -89,7 +89,11 @@ impl TimeChart {
 }
 
 impl Figure for TimeChart {
-    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
+    fn draw<DB: DrawingBackend>(
+        &self,
+        root: &DrawingArea<DB, Shift>,
+        bitmap: bool,
+    ) -> Result<(), String> {
         let e = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
         let (x0, mut x1) = bounds(self.all_points().map(|p| p.0)).unwrap_or((0.0, 1.0));
         if x1 <= x0 {
@@ -132,7 +136,7 @@ impl Figure for TimeChart {
                     .map_err(e)?
             } else {
                 chart
-                    .draw_series(LineSeries::new(points, style))
+                    .draw_series(thick_line(&points, style, bitmap))
                     .map_err(e)?
             };
             if !line.label.is_empty() {

@@ -98,6 +98,8 @@ pub fn flow_series(
 #[derive(Clone, Debug, Default)]
 pub struct RunInfo {
     pub scenario: String,
+    /// Width of the bins of `rates.csv`.
+    pub rate_interval_s: f64,
     pub flow_cc: BTreeMap<u32, String>,
 }
 
@@ -111,6 +113,7 @@ pub fn run_info(dir: &Path) -> Result<RunInfo, PlotError> {
         serde_json::from_slice(&bytes).map_err(|e| data_error(&path, e.to_string()))?;
     let mut info = RunInfo {
         scenario: value["scenario"].as_str().unwrap_or("run").to_string(),
+        rate_interval_s: value["window"]["rate_interval_s"].as_f64().unwrap_or(0.1),
         ..RunInfo::default()
     };
     if let Some(flows) = value["flows"].as_array() {

@@ -73,9 +73,33 @@ pub fn ensure_font() {
     });
 }
 
-/// A figure that can draw itself on any plotters backend.
+/// A figure that can draw itself on any plotters backend. `bitmap` tells that the backend
+/// rasterizes: plotters draws thick polylines there with unbounded miter joins, which turn
+/// sharp zig-zags (RTT, throughput) into long spikes, so thick lines are drawn segment by
+/// segment instead (see [`thick_line`]).
 pub trait Figure {
-    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String>;
+    fn draw<DB: DrawingBackend>(
+        &self,
+        root: &DrawingArea<DB, Shift>,
+        bitmap: bool,
+    ) -> Result<(), String>;
+}
+
+/// A thick line as elements: one polyline for vector output, separate two-point segments
+/// (no joins, so no miter spikes) for bitmaps.
+pub fn thick_line(
+    points: &[(f64, f64)],
+    style: ShapeStyle,
+    bitmap: bool,
+) -> Vec<PathElement<(f64, f64)>> {
+    if bitmap {
+        points
+            .windows(2)
+            .map(|w| PathElement::new(vec![w[0], w[1]], style))
+            .collect()
+    } else {
+        vec![PathElement::new(points.to_vec(), style)]
+    }
 }
 
 fn draw_error<E: std::fmt::Display>(e: E) -> String {
@@ -89,7 +113,7 @@ pub fn render_svg(figure: &impl Figure) -> Result<String, String> {
     {
         let root = SVGBackend::with_string(&mut svg, (WIDTH, HEIGHT)).into_drawing_area();
         root.fill(&WHITE).map_err(draw_error)?;
-        figure.draw(&root)?;
+        figure.draw(&root, false)?;
         root.present().map_err(draw_error)?;
     }
     Ok(svg)
@@ -102,7 +126,7 @@ pub fn render_png(figure: &impl Figure) -> Result<Vec<u8>, String> {
     {
         let root = BitMapBackend::with_buffer(&mut pixels, (WIDTH, HEIGHT)).into_drawing_area();
         root.fill(&WHITE).map_err(draw_error)?;
-        figure.draw(&root)?;
+        figure.draw(&root, true)?;
         root.present().map_err(draw_error)?;
     }
     let mut bytes = Vec::new();

@@ -100,7 +100,11 @@ pub fn charts(
 }
 
 impl Figure for SequenceChart {
-    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
+    fn draw<DB: DrawingBackend>(
+        &self,
+        root: &DrawingArea<DB, Shift>,
+        _bitmap: bool,
+    ) -> Result<(), String> {
         let e = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
         let times = self
             .sends

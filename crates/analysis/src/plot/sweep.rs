@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::{Figure, Formats, PlotError, color, save};
+use super::{Figure, Formats, PlotError, color, save, thick_line};
 use crate::results::{Row, SweepManifest};
 
 #[derive(Clone, Debug)]
@@ -285,7 +285,11 @@ pub fn plot_sweep(dir: &Path, options: &SweepPlotOptions) -> Result<Vec<PathBuf>
 }
 
 impl Figure for SweepChart {
-    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
+    fn draw<DB: DrawingBackend>(
+        &self,
+        root: &DrawingArea<DB, Shift>,
+        bitmap: bool,
+    ) -> Result<(), String> {
         let e = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
         let n = self.categories.len().max(1);
         let values = self
@@ -343,7 +347,7 @@ impl Figure for SweepChart {
                 .filter_map(|(i, p)| p.map(|(m, _, _)| (i as f64, m)))
                 .collect();
             let drawn = chart
-                .draw_series(LineSeries::new(points.clone(), c.stroke_width(2)))
+                .draw_series(thick_line(&points, c.stroke_width(2), bitmap))
                 .map_err(e)?;
             if !series.label.is_empty() {
                 labelled = true;

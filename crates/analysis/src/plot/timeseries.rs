@@ -147,8 +147,11 @@ pub fn plot_run(dir: &Path, options: &RunPlotOptions) -> Result<Vec<PathBuf>, Pl
             .unwrap_or_default();
         let mut throughput = chart(
             &info,
-            "throughput per flow",
-            "throughput (Mbit/s, payload incl. retransmissions)",
+            &format!(
+                "throughput per flow ({} s bins, retransmissions included)",
+                info.rate_interval_s
+            ),
+            "throughput (Mbit/s of payload)",
             lines(&info, rates, false, ""),
         );
         throughput.legend_low = true;
