@@ -269,3 +269,25 @@ fn bad_sweeps_fail_with_the_key_and_exit_2() {
     assert_eq!(out.status.code(), Some(2));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn keep_runs_keeps_each_runs_folder() {
+    let dir = scratch("keep");
+    let file = write_sweep(&dir);
+    let out = dir.join("out");
+    sweep(&file, &out, &["--shard", "1/6", "--keep-runs"]);
+    let rows = rows_in(&out);
+    assert_eq!(rows.len(), 2);
+    for row in rows {
+        let id = row.file_stem().unwrap();
+        let run = out.join("runs").join(id);
+        for file in ["summary.json", "timeseries.csv", "queue.csv", "rates.csv"] {
+            assert!(run.join(file).exists(), "{} has no {file}", run.display());
+        }
+    }
+    // Without the flag only the rows are kept.
+    let lean = dir.join("lean");
+    sweep(&file, &lean, &["--shard", "1/6"]);
+    assert!(!lean.join("runs").exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
