@@ -112,11 +112,12 @@ pub struct LinkSummary {
     /// Time-weighted 99th percentile of the queue length.
     pub p99_queue_pkts: u64,
     pub max_queue_pkts: u64,
-    pub utilization_steady: f64,
+    /// Null when the steady-state window is empty.
+    pub utilization_steady: Option<f64>,
     pub drops_steady: u64,
-    pub mean_queue_steady_pkts: f64,
-    pub p99_queue_steady_pkts: u64,
-    pub max_queue_steady_pkts: u64,
+    pub mean_queue_steady_pkts: Option<f64>,
+    pub p99_queue_steady_pkts: Option<u64>,
+    pub max_queue_steady_pkts: Option<u64>,
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]
@@ -125,8 +126,9 @@ pub struct Aggregate {
     pub total_goodput_bps: f64,
     pub utilization: f64,
     pub jain_index_steady: f64,
-    pub total_goodput_steady_bps: f64,
-    pub utilization_steady: f64,
+    /// Null when the steady-state window is empty.
+    pub total_goodput_steady_bps: Option<f64>,
+    pub utilization_steady: Option<f64>,
     /// Index A = (x1 − x2)/(x1 + x2) of the first two flow tables' mean steady goodput (or
     /// of flows 0 and 1 with one table); its ratio form x1/x2 and share x1/(x1 + x2).
     pub index_a: Option<f64>,
@@ -269,6 +271,7 @@ fn link_summary(result: &RunResult, l: &LinkResult) -> LinkSummary {
     let end_ns = result.duration.as_nanos();
     let window_ns = end_ns - result.window_start.as_nanos();
     let steady = l.stats.since(&l.at_window_start);
+    let in_window = |value: f64| (window_ns > 0).then_some(value);
     LinkSummary {
         name: l.name.clone(),
         rate_bps: l.rate_bps,
@@ -281,11 +284,13 @@ fn link_summary(result: &RunResult, l: &LinkResult) -> LinkSummary {
         mean_queue_pkts: l.stats.queue_integral as f64 / end_ns as f64,
         p99_queue_pkts: time_weighted_quantile(&l.stats.queue_time_ns, 0.99).unwrap_or(0),
         max_queue_pkts: l.stats.max_queue_pkts,
-        utilization_steady: (l.busy - l.busy_at_window_start).as_nanos() as f64 / window_ns as f64,
+        utilization_steady: in_window(
+            (l.busy - l.busy_at_window_start).as_nanos() as f64 / window_ns as f64,
+        ),
         drops_steady: steady.drops(),
-        mean_queue_steady_pkts: steady.queue_integral as f64 / window_ns as f64,
-        p99_queue_steady_pkts: time_weighted_quantile(&steady.queue_time_ns, 0.99).unwrap_or(0),
-        max_queue_steady_pkts: steady.max_queue_pkts,
+        mean_queue_steady_pkts: in_window(steady.queue_integral as f64 / window_ns as f64),
+        p99_queue_steady_pkts: time_weighted_quantile(&steady.queue_time_ns, 0.99),
+        max_queue_steady_pkts: (window_ns > 0).then_some(steady.max_queue_pkts),
     }
 }
 
@@ -330,8 +335,8 @@ fn aggregate(
         total_goodput_bps: rate_bps(sum(|f| f.delivered_bytes), duration_s),
         utilization: links.first().map_or(0.0, |l| l.utilization),
         jain_index_steady: jain_index(&steady_goodputs),
-        total_goodput_steady_bps: rate_bps(window_delivered, window_s),
-        utilization_steady: links.first().map_or(0.0, |l| l.utilization_steady),
+        total_goodput_steady_bps: (window_s > 0.0).then(|| rate_bps(window_delivered, window_s)),
+        utilization_steady: links.first().and_then(|l| l.utilization_steady),
         index_a: rates.and_then(|(x1, x2)| index_a(x1, x2)),
         share_ratio: rates.and_then(|(x1, x2)| share_ratio(x1, x2)),
         share_first: rates.and_then(|(x1, x2)| ratio(x1, x1 + x2)),
@@ -502,12 +507,12 @@ rate_interval = "1s"
         assert_eq!(f.convergence_time_s, None);
         // Link: busy 9 of 10 s, 8 of the window's 8 s; queue 2 packets 10 % of the time.
         let l = &sum.links[0];
-        assert_eq!((l.utilization, l.utilization_steady), (0.9, 1.0));
+        assert_eq!((l.utilization, l.utilization_steady), (0.9, Some(1.0)));
         assert_eq!(
             (l.mean_queue_pkts, l.p99_queue_pkts, l.max_queue_pkts),
             (0.2, 2, 2)
         );
-        assert_eq!(l.mean_queue_steady_pkts, 0.25);
+        assert_eq!(l.mean_queue_steady_pkts, Some(0.25));
     }
 
     #[test]
@@ -566,5 +571,35 @@ rate_interval = "1s"
             convergence_horizon(&finished, &finished[2], end),
             (at(7.0), 3)
         );
+    }
+
+    #[test]
+    fn empty_steady_window_gives_nulls_not_nans() {
+        // steady_from beyond the end (e.g. after `--set duration=...`): an empty window.
+        let s = cclab_scenario::from_str(
+            "t.toml",
+            "duration = \"1s\"\n[topology]\nbottleneck = { rate = \"10Mbps\", delay = \"10ms\" }\n[[flows]]\ncc = \"reno\"\n[output]\nsteady_from = \"5s\"\n",
+            &[],
+        )
+        .unwrap();
+        let mut rates = RateSeries::for_scenario(&s);
+        let result = cclab_sim::Simulation::new(&s)
+            .run(&mut rates, &mut |_| {})
+            .unwrap();
+        let sum = summarize(&s, &result, &rates, 0.0);
+        assert_eq!(sum.window.steady_from_s, 1.0);
+        let (f, l, a) = (&sum.flows[0], &sum.links[0], &sum.aggregate);
+        assert!(f.goodput_bps > 0.0);
+        assert_eq!((f.goodput_steady_bps, f.stability_cv), (None, None));
+        assert_eq!(
+            (l.utilization_steady, l.mean_queue_steady_pkts),
+            (None, None)
+        );
+        assert_eq!(
+            (a.utilization_steady, a.total_goodput_steady_bps),
+            (None, None)
+        );
+        let json = serde_json::to_string(&sum).unwrap();
+        assert!(!json.contains("NaN") && !json.contains("inf"));
     }
 }

@@ -6,12 +6,15 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// Simulated seconds at most per run here; examples may run for minutes.
-const CAP_S: f64 = 4.0;
+const CAP_S: f64 = 1.0;
 
+/// Scenario files in examples/ and sweep files in examples/sweeps/.
 fn examples() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap()
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
+    let mut files: Vec<PathBuf> = [root.clone(), root.join("sweeps")]
+        .iter()
+        .filter_map(|dir| std::fs::read_dir(dir).ok())
+        .flatten()
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|x| x == "toml"))
         .collect();
@@ -50,7 +53,11 @@ fn every_example_draws_its_figures() {
     for file in examples() {
         let text = std::fs::read_to_string(&file).unwrap();
         let is_sweep = text.lines().any(|l| l.trim() == "[sweep]");
-        let out = scratch.join(file.file_stem().unwrap());
+        let out = scratch.join(format!(
+            "{}-{}",
+            if is_sweep { "sweep" } else { "run" },
+            file.file_stem().unwrap().to_string_lossy()
+        ));
         let (command, sets) = if is_sweep {
             let sweep = cclab_scenario::load_sweep(&file, &[]).unwrap();
             let runs = sweep.expand().unwrap();

@@ -323,11 +323,6 @@ fn output_measurement_keys() {
     assert_eq!(s.output.trace_packets, [1]);
 
     for (line, key, words) in [
-        (
-            "steady_from = \"60s\"",
-            "output.steady_from",
-            "no steady-state window",
-        ),
         ("steady_from = 5", "output.steady_from", "unit"),
         (
             "rate_interval = \"15ms\"",

@@ -199,7 +199,7 @@ impl Simulation {
         let interval = scenario.output.interval;
         queue.schedule(SimTime::ZERO + interval, Event::Sample);
         // A window from 0 needs no snapshot: every counter starts at zero.
-        let window_start = SimTime::ZERO + scenario.output.steady_from;
+        let window_start = SimTime::ZERO + scenario.output.steady_from.min(scenario.duration);
         if window_start > SimTime::ZERO {
             queue.schedule(window_start, Event::WindowStart);
         }
