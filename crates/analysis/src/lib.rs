@@ -2,6 +2,8 @@
 
 pub mod metrics;
 pub mod output;
+#[cfg(feature = "parquet")]
+pub mod parquet_results;
 pub mod plot;
 pub mod rates;
 pub mod report;

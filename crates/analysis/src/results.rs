@@ -126,10 +126,8 @@ impl Row {
     }
 }
 
-/// `results.csv` text: `run_id`, the swept keys, `replicate`, `seed`, then every metric
-/// column any row has (in order of first appearance; empty where a row lacks it). Rows come
-/// in the order given (the sweep's).
-pub fn results_csv(axis_keys: &[String], rows: &[Row]) -> io::Result<Vec<u8>> {
+/// The results table: header and one record per row (see [`results_csv`]).
+pub fn results_table(axis_keys: &[String], rows: &[Row]) -> (Vec<String>, Vec<Vec<String>>) {
     let mut metric_columns: Vec<String> = Vec::new();
     let mut seen = std::collections::HashSet::new();
     // A swept key that is also a summary field (`flows.0.cc`) is given once, as parameter.
@@ -143,27 +141,41 @@ pub fn results_csv(axis_keys: &[String], rows: &[Row]) -> io::Result<Vec<u8>> {
             }
         }
     }
-    let mut writer = csv::Writer::from_writer(Vec::new());
     let mut header = vec!["run_id".to_string()];
     header.extend(axis_keys.iter().cloned());
     header.extend(["replicate".to_string(), "seed".to_string()]);
     header.extend(metric_columns.iter().cloned());
+    let records = rows
+        .iter()
+        .map(|row| {
+            let mut record = vec![row.id.clone()];
+            for key in axis_keys {
+                let value = row
+                    .params
+                    .iter()
+                    .find(|(k, _)| k == key)
+                    .map(|(_, v)| v.clone());
+                record.push(value.unwrap_or_default());
+            }
+            record.push(row.replicate.to_string());
+            record.push(row.seed.to_string());
+            for c in &metric_columns {
+                record.push(row.get(c).unwrap_or_default().to_string());
+            }
+            record
+        })
+        .collect();
+    (header, records)
+}
+
+/// `results.csv` text: `run_id`, the swept keys, `replicate`, `seed`, then every metric
+/// column any row has (in order of first appearance; empty where a row lacks it). Rows come
+/// in the order given (the sweep's).
+pub fn results_csv(axis_keys: &[String], rows: &[Row]) -> io::Result<Vec<u8>> {
+    let (header, records) = results_table(axis_keys, rows);
+    let mut writer = csv::Writer::from_writer(Vec::new());
     writer.write_record(&header).map_err(io::Error::other)?;
-    for row in rows {
-        let mut record = vec![row.id.clone()];
-        for key in axis_keys {
-            let value = row
-                .params
-                .iter()
-                .find(|(k, _)| k == key)
-                .map(|(_, v)| v.clone());
-            record.push(value.unwrap_or_default());
-        }
-        record.push(row.replicate.to_string());
-        record.push(row.seed.to_string());
-        for c in &metric_columns {
-            record.push(row.get(c).unwrap_or_default().to_string());
-        }
+    for record in records {
         writer.write_record(&record).map_err(io::Error::other)?;
     }
     writer
@@ -207,10 +219,16 @@ impl SweepManifest {
             .collect()
     }
 
-    /// Gather the recorded rows into `dir/results.csv`; returns how many there were.
+    /// Gather the recorded rows into `dir/results.csv` (and `results.parquet` with the
+    /// `parquet` feature); returns how many there were.
     pub fn write_results(&self, dir: &Path) -> io::Result<usize> {
         let rows = self.rows(dir);
         write_atomic(&dir.join("results.csv"), &results_csv(&self.axes, &rows)?)?;
+        #[cfg(feature = "parquet")]
+        write_atomic(
+            &dir.join("results.parquet"),
+            &crate::parquet_results::results_parquet(&self.axes, &rows)?,
+        )?;
         Ok(rows.len())
     }
 }
