@@ -18,13 +18,41 @@ use crate::output::write_atomic;
 
 pub const RATES_COLUMNS: &[&str] = &["time_s", "flow", "goodput_bps", "throughput_bps"];
 
-/// One flow's binned rates.
+/// One flow's binned rates: consecutive bins from `first`, two numbers per bin (memory grows
+/// with the run's length only by 16 bytes per flow and bin).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct FlowRates {
+    /// Start of the first bin.
+    pub first: SimTime,
     /// Bytes delivered to the application per bin, as bit/s.
-    pub goodput: Vec<RateBin>,
+    pub goodput_bps: Vec<f64>,
     /// Payload bytes put on the wire (retransmissions included) per bin, as bit/s.
-    pub throughput: Vec<RateBin>,
+    pub throughput_bps: Vec<f64>,
+}
+
+impl FlowRates {
+    fn bins(&self, width: SimDuration, rates: &[f64]) -> Vec<RateBin> {
+        rates
+            .iter()
+            .enumerate()
+            .map(|(i, &rate_bps)| {
+                let start = self.first + width * i as u64;
+                RateBin {
+                    start,
+                    end: start + width,
+                    rate_bps,
+                }
+            })
+            .collect()
+    }
+
+    pub fn goodput_bins(&self, width: SimDuration) -> Vec<RateBin> {
+        self.bins(width, &self.goodput_bps)
+    }
+
+    pub fn throughput_bins(&self, width: SimDuration) -> Vec<RateBin> {
+        self.bins(width, &self.throughput_bps)
+    }
 }
 
 /// Collects [`FlowRates`] for every flow from the samples of a run (a [`TraceSink`]).
@@ -73,10 +101,12 @@ impl RateSeries {
             .iter()
             .enumerate()
             .flat_map(|(id, f)| {
-                f.goodput
+                let width = self.width;
+                f.goodput_bps
                     .iter()
-                    .zip(&f.throughput)
-                    .map(move |(g, t)| (g.end, id, g.rate_bps, t.rate_bps))
+                    .zip(&f.throughput_bps)
+                    .enumerate()
+                    .map(move |(i, (&g, &t))| (f.first + width * (i as u64 + 1), id, g, t))
             })
             .collect();
         rows.sort_by_key(|&(end, id, _, _)| (end, id));
@@ -114,14 +144,16 @@ impl TraceSink for RateSeries {
             if s.time <= from {
                 return;
             }
+            // Boundaries are ticks, so bins come back to back, each one width long.
+            debug_assert_eq!(s.time - from, self.width);
+            if flow.goodput_bps.is_empty() {
+                flow.first = from;
+            }
             let seconds = (s.time - from).as_secs_f64();
-            let bin = |bytes: u64| RateBin {
-                start: from,
-                end: s.time,
-                rate_bps: rate_bps(bytes, seconds),
-            };
-            flow.goodput.push(bin(s.delivered_bytes - delivered));
-            flow.throughput.push(bin(s.bytes_sent - sent));
+            flow.goodput_bps
+                .push(rate_bps(s.delivered_bytes - delivered, seconds));
+            flow.throughput_bps
+                .push(rate_bps(s.bytes_sent - sent, seconds));
         }
         *anchor = Some((s.time, s.delivered_bytes, s.bytes_sent));
     }
@@ -171,13 +203,16 @@ mod tests {
                 r.flow_sample(&sample(ms, 1, d1, s1));
             }
         }
-        let rates = |bins: &[RateBin]| bins.iter().map(|b| b.rate_bps).collect::<Vec<_>>();
         // 12_500 B in 0.1 s = 1 Mbit/s; then 12_500 B twice more.
-        assert_eq!(rates(&r.flows[0].goodput), [1e6, 1e6, 1e6]);
-        assert_eq!(rates(&r.flows[0].throughput), [1.2e6, 0.8e6, 1.2e6]);
+        assert_eq!(r.flows[0].goodput_bps, [1e6, 1e6, 1e6]);
+        assert_eq!(r.flows[0].throughput_bps, [1.2e6, 0.8e6, 1.2e6]);
         // Flow 1: only 200–300 ms, 1250 B delivered = 100 kbit/s, 2500 B sent.
-        assert_eq!(rates(&r.flows[1].goodput), [1e5]);
-        assert_eq!(rates(&r.flows[1].throughput), [2e5]);
-        assert_eq!(r.flows[1].goodput[0].start.as_nanos(), 200_000_000);
+        assert_eq!(r.flows[1].goodput_bps, [1e5]);
+        assert_eq!(r.flows[1].throughput_bps, [2e5]);
+        let bins = r.flows[1].goodput_bins(r.width);
+        assert_eq!(
+            (bins[0].start.as_nanos(), bins[0].end.as_nanos()),
+            (200_000_000, 300_000_000)
+        );
     }
 }

@@ -197,11 +197,13 @@ fn flow_summary(
     let steady = span(result.window_start.max(f.start), finish.min(end));
     let window = f.window();
     let steady_rate = |bytes: u64| steady.map(|(a, b)| rate_bps(bytes, seconds(a, b)));
-    let flow_rates = rates.flows.get(f.id as usize);
+    let throughput_bins = rates
+        .flows
+        .get(f.id as usize)
+        .map(|r| r.throughput_bins(rates.width));
+    let flow_rates = throughput_bins.as_deref();
     let stability_cv = steady.zip(flow_rates).and_then(|((a, b), r)| {
-        let values: Vec<f64> = bins_within(&r.throughput, a, b)
-            .map(|b| b.rate_bps)
-            .collect();
+        let values: Vec<f64> = bins_within(r, a, b).map(|b| b.rate_bps).collect();
         coefficient_of_variation(&values)
     });
 
@@ -213,7 +215,7 @@ fn flow_summary(
     // does not count as leaving the fair share.
     let k = (scenario.output.convergence_window.as_nanos() / rates.width.as_nanos()).max(1);
     let convergence_time_s = flow_rates.and_then(|r| {
-        let averaged = moving_average(&r.throughput, k as usize);
+        let averaged = moving_average(r, k as usize);
         convergence_time(
             &averaged,
             f.start,
