@@ -291,3 +291,19 @@ fn keep_runs_keeps_each_runs_folder() {
     assert!(!lean.join("runs").exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn check_validates_every_run_and_run_points_to_sweep() {
+    let dir = scratch("check");
+    let file = write_sweep(&dir);
+    let out = run(&["check", file.to_str().unwrap()]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("ok (sweep: 12 runs"));
+    let out = cclab()
+        .args(["run", file.to_str().unwrap(), "--out"])
+        .arg(dir.join("o"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cclab sweep"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

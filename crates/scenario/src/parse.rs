@@ -20,6 +20,12 @@ pub fn scenario_from_table(file: &str, root: &Table) -> Result<Scenario, Scenari
         path: String::new(),
         table: root,
     };
+    if root.get("sweep").is_some() {
+        return Err(root.invalid(
+            "sweep",
+            "this is a sweep file; run it with `cclab sweep`, validate it with `cclab check`",
+        ));
+    }
     root.allow_only(&["name", "duration", "seed", "topology", "flows", "output"])?;
 
     let name = match root.get("name") {

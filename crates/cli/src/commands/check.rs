@@ -2,7 +2,32 @@ use std::path::Path;
 
 use crate::Failure;
 
+/// Whether the file has a `[sweep]` table (then every run of the sweep is validated).
+fn is_sweep_file(file: &Path) -> bool {
+    std::fs::read_to_string(file)
+        .ok()
+        .and_then(|text| cclab_scenario::parse_table("", &text).ok())
+        .is_some_and(|table| table.contains_key("sweep"))
+}
+
 pub fn check(file: &Path, overrides: &[String]) -> Result<(), Failure> {
+    if is_sweep_file(file) {
+        let sweep =
+            cclab_scenario::load_sweep(file, overrides).map_err(|e| Failure::BadInput(e.into()))?;
+        let runs = sweep.expand().map_err(|e| Failure::BadInput(e.into()))?;
+        crate::emit(&format!(
+            "{}: ok (sweep: {} runs over {})\n",
+            file.display(),
+            runs.len(),
+            sweep
+                .axes
+                .iter()
+                .map(|a| a.key.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+        return Ok(());
+    }
     let scenario =
         cclab_scenario::load(file, overrides).map_err(|e| Failure::BadInput(e.into()))?;
     crate::emit(&format!(
