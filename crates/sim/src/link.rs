@@ -102,6 +102,9 @@ pub struct Link {
     waiting_bytes: u64,
     /// Packets on the wire, in arrival order: (arrival time at the far end, packet).
     in_flight: VecDeque<(SimTime, Packet)>,
+    /// Keep `stats.queue_time_ns` (the reported links only: it costs a memory write per
+    /// queue change, and access links change theirs with every packet).
+    track_queue_time: bool,
     pub stats: LinkStats,
 }
 
@@ -131,11 +134,20 @@ impl Link {
             waiting: VecDeque::new(),
             waiting_bytes: 0,
             in_flight: VecDeque::new(),
-            stats: LinkStats {
-                queue_time_ns: vec![0; limits.0.map_or(1, |p| p as usize + 1).min(1 << 16)],
-                ..LinkStats::default()
-            },
+            track_queue_time: false,
+            stats: LinkStats::default(),
         }
+    }
+
+    /// Record the time spent at each queue length (`stats.queue_time_ns`), for percentiles.
+    pub fn track_queue_time(mut self) -> Self {
+        self.track_queue_time = true;
+        let initial = self
+            .limit_packets
+            .map_or(1, |p| p as usize + 1)
+            .min(1 << 16);
+        self.stats.queue_time_ns = vec![0; initial];
+        self
     }
 
     pub fn rate_bps(&self) -> u64 {
@@ -147,6 +159,7 @@ impl Link {
     }
 
     /// Let the queue drain up to `now`: packets whose service started leave the queue.
+    #[inline(always)]
     fn advance(&mut self, now: SimTime) {
         while let Some(&(start, bytes)) = self.waiting.front() {
             if start > now {
@@ -159,12 +172,15 @@ impl Link {
         self.integrate_to(now);
     }
 
+    #[inline(always)]
     fn integrate_to(&mut self, t: SimTime) {
         if t > self.stats.integrated_until {
             let span = (t - self.stats.integrated_until).as_nanos();
             let waiting = self.waiting.len();
             self.stats.queue_integral += span as u128 * waiting as u128;
-            self.stats.queue_time_ns[waiting] += span;
+            if self.track_queue_time {
+                self.stats.queue_time_ns[waiting] += span;
+            }
             self.stats.integrated_until = t;
         }
     }
@@ -220,7 +236,7 @@ impl Link {
             let waiting = self.waiting.len();
             if waiting as u64 > self.stats.max_queue_pkts {
                 self.stats.max_queue_pkts = waiting as u64;
-                if waiting >= self.stats.queue_time_ns.len() {
+                if self.track_queue_time && waiting >= self.stats.queue_time_ns.len() {
                     // Amortized doubling: a handful of allocations per run, not per packet.
                     let len = (2 * self.stats.queue_time_ns.len()).max(waiting + 1);
                     self.stats.queue_time_ns.resize(len, 0);
@@ -303,6 +319,7 @@ mod tests {
             0.0,
             Rng::for_component(1, "test"),
         )
+        .track_queue_time()
     }
 
     fn at(ns: u64) -> SimTime {

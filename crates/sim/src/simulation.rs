@@ -71,7 +71,8 @@ pub struct Simulation {
     outbox: Vec<Packet>,
     events: u64,
     conservation: Conservation,
-    /// Packet events of traced flows, handed to the sink after each event; reused.
+    /// Packet events of traced flows since the last sampling tick, handed to the sink at each
+    /// tick (not per event, to keep a branch off the event loop); reused.
     packet_log: Vec<PacketEvent>,
     window_start: SimTime,
     bottleneck_at_window_start: (LinkStats, SimDuration),
@@ -104,7 +105,8 @@ impl Simulation {
                 bottleneck_limit,
                 topology.bottleneck.loss,
                 Rng::for_component(scenario.seed, "bottleneck-loss"),
-            ),
+            )
+            .track_queue_time(),
             Link::new(
                 "bottleneck-reverse".into(),
                 topology.bottleneck.rate_bps,
@@ -239,12 +241,8 @@ impl Simulation {
                 progress(self.now);
             }
             self.dispatch(event, sink)?;
-            if !self.packet_log.is_empty() {
-                for event in self.packet_log.drain(..) {
-                    sink.packet_event(&event);
-                }
-            }
         }
+        self.flush_packet_log(sink);
         self.now = self.end;
         progress(self.end);
         self.check_invariants()?;
@@ -306,6 +304,7 @@ impl Simulation {
                 }
             }
             Event::Sample => {
+                self.flush_packet_log(sink);
                 self.sample(sink);
                 if cfg!(debug_assertions) {
                     self.check_invariants()?;
@@ -320,6 +319,12 @@ impl Simulation {
         Ok(())
     }
 
+    fn flush_packet_log(&mut self, sink: &mut dyn TraceSink) {
+        for event in self.packet_log.drain(..) {
+            sink.packet_event(&event);
+        }
+    }
+
     /// The steady-state window opens now: remember every counter, to subtract at the end.
     fn snapshot_window_start(&mut self) {
         let now = self.now;
@@ -332,6 +337,8 @@ impl Simulation {
             (bottleneck.stats.clone(), bottleneck.busy_until_time(now));
     }
 
+    #[cold]
+    #[inline(never)]
     fn log_packet(&mut self, packet: &Packet, kind: PacketEventKind) {
         self.packet_log.push(PacketEvent {
             time: self.now,
@@ -428,23 +435,28 @@ impl Simulation {
                 first_in_flight: true,
             } => self.queue.schedule(arrival, Event::LinkDelivery(link)),
             Admission::Admitted { .. } => {}
-            Admission::Dropped(_) => {
-                self.conservation.dropped += 1;
-                let flow = &mut self.flows[packet.flow as usize];
-                let kind = match packet.kind {
-                    PacketKind::Data => {
-                        flow.data_drops += 1;
-                        PacketEventKind::Drop
-                    }
-                    PacketKind::Ack => {
-                        flow.ack_drops += 1;
-                        PacketEventKind::AckDrop
-                    }
-                };
-                if flow.traced {
-                    self.log_packet(&packet, kind);
-                }
+            Admission::Dropped(_) => self.count_drop(&packet),
+        }
+    }
+
+    /// Account a dropped packet to its flow (rare: kept off the forwarding path).
+    #[cold]
+    #[inline(never)]
+    fn count_drop(&mut self, packet: &Packet) {
+        self.conservation.dropped += 1;
+        let flow = &mut self.flows[packet.flow as usize];
+        let kind = match packet.kind {
+            PacketKind::Data => {
+                flow.data_drops += 1;
+                PacketEventKind::Drop
             }
+            PacketKind::Ack => {
+                flow.ack_drops += 1;
+                PacketEventKind::AckDrop
+            }
+        };
+        if flow.traced {
+            self.log_packet(packet, kind);
         }
     }
 
