@@ -27,7 +27,7 @@ use super::westwood_filter::{BweVariant, DEFAULT_FILTER_GAIN, WestwoodBandwidthE
 use crate::controller::{Ack, CcConfig, CongestionControl, CongestionEvent, TimeoutEvent};
 use crate::params::ParamSpec;
 use crate::registry::AlgorithmInfo;
-use crate::slow_start::{SlowStart, Window};
+use crate::slow_start::SlowStart;
 use crate::time::SimDuration;
 
 const PARAMS: &[ParamSpec] = &[
@@ -179,14 +179,8 @@ impl CongestionControl for AdaptiveReno {
             return;
         }
         if self.cwnd < self.ssthresh {
-            let mut window = Window {
-                cwnd: self.cwnd,
-                ssthresh: self.ssthresh,
-                mss: self.mss,
-            };
-            self.slow_start.on_ack(&mut window, ack);
-            self.cwnd = window.cwnd;
-            self.ssthresh = window.ssthresh;
+            self.slow_start
+                .grow(&mut self.cwnd, &mut self.ssthresh, self.mss, ack);
             self.w_base = self.cwnd;
             self.w_probe = 0.0;
             self.base_bytes_acked = 0;

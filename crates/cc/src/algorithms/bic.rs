@@ -24,7 +24,7 @@ use super::multiplicative_decrease::multiplicative_decrease;
 use crate::controller::{Ack, CcConfig, CongestionControl, CongestionEvent, TimeoutEvent};
 use crate::params::{ParamSpec, Params};
 use crate::registry::AlgorithmInfo;
-use crate::slow_start::{SlowStart, Window};
+use crate::slow_start::SlowStart;
 
 const PARAMS: &[ParamSpec] = &[
     ParamSpec::number("beta", 0.8, 0.5, 0.99)
@@ -213,14 +213,8 @@ impl CongestionControl for Bic {
             return;
         }
         if self.cwnd < self.ssthresh {
-            let mut window = Window {
-                cwnd: self.cwnd,
-                ssthresh: self.ssthresh,
-                mss: self.mss,
-            };
-            self.slow_start.on_ack(&mut window, ack);
-            self.cwnd = window.cwnd;
-            self.ssthresh = window.ssthresh;
+            self.slow_start
+                .grow(&mut self.cwnd, &mut self.ssthresh, self.mss, ack);
             return;
         }
         let per_rtt = self.increase_per_rtt();

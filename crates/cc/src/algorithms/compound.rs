@@ -22,7 +22,7 @@ use crate::controller::{
 };
 use crate::params::{ParamSpec, Params};
 use crate::registry::AlgorithmInfo;
-use crate::slow_start::{SlowStart, Window};
+use crate::slow_start::SlowStart;
 
 use super::byte_counter::ByteCounter;
 use super::rtt_rounds::{RoundStats, RoundTracker};
@@ -167,14 +167,8 @@ impl CongestionControl for Compound {
         }
         if ack.may_grow() {
             if self.cwnd < self.ssthresh {
-                let mut window = Window {
-                    cwnd: self.cwnd,
-                    ssthresh: self.ssthresh,
-                    mss: self.mss,
-                };
-                self.slow_start.on_ack(&mut window, ack);
-                self.cwnd = window.cwnd;
-                self.ssthresh = window.ssthresh;
+                self.slow_start
+                    .grow(&mut self.cwnd, &mut self.ssthresh, self.mss, ack);
             } else {
                 // cwnd += 1/win per ACK: one segment for every win bytes acknowledged.
                 let segments = self.reno.on_ack(ack.bytes_acked, 1.0, self.win());

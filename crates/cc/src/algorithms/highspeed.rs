@@ -11,7 +11,7 @@ use super::highspeed_table::{self, LOW_WINDOW};
 use super::multiplicative_decrease::multiplicative_decrease;
 use crate::controller::{Ack, CcConfig, CongestionControl, CongestionEvent, TimeoutEvent};
 use crate::registry::AlgorithmInfo;
-use crate::slow_start::{SlowStart, Window};
+use crate::slow_start::SlowStart;
 
 pub const INFO: AlgorithmInfo = AlgorithmInfo {
     name: "highspeed",
@@ -65,14 +65,8 @@ impl CongestionControl for HighSpeed {
             return;
         }
         if self.cwnd < self.ssthresh {
-            let mut window = Window {
-                cwnd: self.cwnd,
-                ssthresh: self.ssthresh,
-                mss: self.mss,
-            };
-            self.slow_start.on_ack(&mut window, ack);
-            self.cwnd = window.cwnd;
-            self.ssthresh = window.ssthresh;
+            self.slow_start
+                .grow(&mut self.cwnd, &mut self.ssthresh, self.mss, ack);
             return;
         }
         // RFC 3649 §5: w <- w + a(w)/w per ACK, a(w) from Appendix B.

@@ -19,7 +19,7 @@ use super::multiplicative_decrease::multiplicative_decrease;
 use crate::controller::{Ack, CcConfig, CongestionControl, CongestionEvent, TimeoutEvent};
 use crate::params::{ParamSpec, Params};
 use crate::registry::AlgorithmInfo;
-use crate::slow_start::{SlowStart, Window};
+use crate::slow_start::SlowStart;
 use crate::time::{SimDuration, SimTime};
 
 const PARAMS: &[ParamSpec] = &[
@@ -259,14 +259,8 @@ impl CongestionControl for Htcp {
             return;
         }
         if self.cwnd < self.ssthresh {
-            let mut window = Window {
-                cwnd: self.cwnd,
-                ssthresh: self.ssthresh,
-                mss: self.mss,
-            };
-            self.slow_start.on_ack(&mut window, ack);
-            self.cwnd = window.cwnd;
-            self.ssthresh = window.ssthresh;
+            self.slow_start
+                .grow(&mut self.cwnd, &mut self.ssthresh, self.mss, ack);
             return;
         }
         self.high_speed = self.delta(ack.now) > self.params.delta_l;

@@ -18,7 +18,7 @@
 use crate::controller::{Ack, CcConfig, CongestionControl, CongestionEvent, TimeoutEvent};
 use crate::params::{ParamSpec, Params};
 use crate::registry::AlgorithmInfo;
-use crate::slow_start::{SlowStart, Window};
+use crate::slow_start::SlowStart;
 use crate::time::SimDuration;
 
 use super::additive_increase::ByteCountedIncrease;
@@ -232,14 +232,8 @@ impl CongestionControl for Illinois {
             return;
         }
         if self.cwnd < self.ssthresh {
-            let mut window = Window {
-                cwnd: self.cwnd,
-                ssthresh: self.ssthresh,
-                mss: self.mss,
-            };
-            self.slow_start.on_ack(&mut window, ack);
-            self.cwnd = window.cwnd;
-            self.ssthresh = window.ssthresh;
+            self.slow_start
+                .grow(&mut self.cwnd, &mut self.ssthresh, self.mss, ack);
         } else {
             // cwnd += α/cwnd per ACK, by byte counting.
             self.increase

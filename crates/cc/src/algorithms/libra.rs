@@ -29,7 +29,7 @@
 use crate::controller::{Ack, CcConfig, CongestionControl, CongestionEvent, TimeoutEvent};
 use crate::params::ParamSpec;
 use crate::registry::AlgorithmInfo;
-use crate::slow_start::{SlowStart, Window};
+use crate::slow_start::SlowStart;
 use crate::time::SimDuration;
 
 const PARAMS: &[ParamSpec] = &[
@@ -171,14 +171,8 @@ impl CongestionControl for Libra {
             return;
         }
         if self.cwnd < self.ssthresh {
-            let mut window = Window {
-                cwnd: self.cwnd,
-                ssthresh: self.ssthresh,
-                mss: self.mss,
-            };
-            self.slow_start.on_ack(&mut window, ack);
-            self.cwnd = window.cwnd;
-            self.ssthresh = window.ssthresh;
+            self.slow_start
+                .grow(&mut self.cwnd, &mut self.ssthresh, self.mss, ack);
             return;
         }
         // Δ segments per cwnd bytes ACKed: +1 SMSS each time Σ bytes·Δ reaches cwnd.

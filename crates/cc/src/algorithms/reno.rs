@@ -9,7 +9,7 @@ use crate::controller::{
     Ack, CcConfig, CongestionControl, CongestionEvent, TimeoutEvent, half_flight_ssthresh,
 };
 use crate::registry::AlgorithmInfo;
-use crate::slow_start::{SlowStart, Window};
+use crate::slow_start::SlowStart;
 
 pub const INFO: AlgorithmInfo = AlgorithmInfo {
     name: "reno",
@@ -52,14 +52,8 @@ impl CongestionControl for Reno {
             return;
         }
         if self.cwnd < self.ssthresh {
-            let mut window = Window {
-                cwnd: self.cwnd,
-                ssthresh: self.ssthresh,
-                mss: self.mss,
-            };
-            self.slow_start.on_ack(&mut window, ack);
-            self.cwnd = window.cwnd;
-            self.ssthresh = window.ssthresh;
+            self.slow_start
+                .grow(&mut self.cwnd, &mut self.ssthresh, self.mss, ack);
             return;
         }
         // RFC 3465 §2.1: when bytes_acked reaches cwnd, cwnd += SMSS.

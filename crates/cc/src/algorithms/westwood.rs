@@ -20,7 +20,7 @@ use crate::controller::{
 };
 use crate::params::ParamSpec;
 use crate::registry::AlgorithmInfo;
-use crate::slow_start::{SlowStart, Window};
+use crate::slow_start::SlowStart;
 
 const PARAMS: &[ParamSpec] = &[
     ParamSpec::choice("variant", "paper", &["paper", "linux"]).doc(
@@ -110,14 +110,8 @@ impl CongestionControl for Westwood {
             return;
         }
         if self.cwnd < self.ssthresh {
-            let mut window = Window {
-                cwnd: self.cwnd,
-                ssthresh: self.ssthresh,
-                mss: self.mss,
-            };
-            self.slow_start.on_ack(&mut window, ack);
-            self.cwnd = window.cwnd;
-            self.ssthresh = window.ssthresh;
+            self.slow_start
+                .grow(&mut self.cwnd, &mut self.ssthresh, self.mss, ack);
             return;
         }
         // Reno congestion avoidance, RFC 3465 §2.1: cwnd += SMSS per cwnd bytes ACKed.

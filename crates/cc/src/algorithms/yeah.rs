@@ -20,7 +20,7 @@
 use crate::controller::{Ack, CcConfig, CongestionControl, CongestionEvent, TimeoutEvent};
 use crate::params::{ParamSpec, Params};
 use crate::registry::AlgorithmInfo;
-use crate::slow_start::{SlowStart, Window};
+use crate::slow_start::SlowStart;
 
 use super::byte_counter::ByteCounter;
 use super::rtt_rounds::{RoundStats, RoundTracker};
@@ -224,14 +224,8 @@ impl CongestionControl for Yeah {
             return;
         }
         if self.cwnd < self.ssthresh {
-            let mut window = Window {
-                cwnd: self.cwnd,
-                ssthresh: self.ssthresh,
-                mss: self.mss,
-            };
-            self.slow_start.on_ack(&mut window, ack);
-            self.cwnd = window.cwnd;
-            self.ssthresh = window.ssthresh;
+            self.slow_start
+                .grow(&mut self.cwnd, &mut self.ssthresh, self.mss, ack);
         } else {
             // Fast: STCP, +1 per min(cwnd, 100) packets; slow: Reno, +1 per cwnd.
             let per = if self.in_fast_mode() {

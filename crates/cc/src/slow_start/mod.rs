@@ -33,6 +33,18 @@ pub trait SlowStart: Send {
 
     /// Slow start begins again (after a retransmission timeout): forget per-episode state.
     fn restart(&mut self) {}
+
+    /// [`SlowStart::on_ack`] for a controller that keeps cwnd and ssthresh as fields.
+    fn grow(&mut self, cwnd: &mut u64, ssthresh: &mut u64, mss: u64, ack: &Ack) {
+        let mut window = Window {
+            cwnd: *cwnd,
+            ssthresh: *ssthresh,
+            mss,
+        };
+        self.on_ack(&mut window, ack);
+        *cwnd = window.cwnd;
+        *ssthresh = window.ssthresh;
+    }
 }
 
 /// A slow-start variant in the registry.
