@@ -68,6 +68,10 @@ pub struct FlowSummary {
     pub retransmission_ratio: Option<f64>,
     pub timeouts: u64,
     pub fast_recoveries: u64,
+    /// Payload bytes the receiver reported CE-marked (ECN), and the window reductions they
+    /// caused (RFC 3168; 0 for controllers that respond to ECN themselves).
+    pub ce_bytes: u64,
+    pub ecn_reductions: u64,
     /// Data segments of this flow dropped on any link; ACKs dropped on the reverse path.
     pub drops: u64,
     pub ack_drops: u64,
@@ -107,6 +111,8 @@ pub struct LinkSummary {
     pub overflow_drops: u64,
     pub random_losses: u64,
     pub forced_drops: u64,
+    /// ECN-capable packets marked CE (`ecn_threshold`).
+    pub ce_marks: u64,
     pub packets: u64,
     pub mean_queue_pkts: f64,
     /// Time-weighted 99th percentile of the queue length.
@@ -242,6 +248,8 @@ fn flow_summary(
         retransmission_ratio: ratio(f.retransmissions as f64, f.packets_sent as f64),
         timeouts: f.timeouts,
         fast_recoveries: f.fast_recoveries,
+        ce_bytes: f.ce_bytes,
+        ecn_reductions: f.ecn_reductions,
         drops: f.drops,
         ack_drops: f.ack_drops,
         transmission_cost: ratio(f.wire_bytes_sent as f64, f.delivered_bytes as f64),
@@ -282,6 +290,7 @@ fn link_summary(result: &RunResult, l: &LinkResult) -> LinkSummary {
         overflow_drops: l.stats.overflow_drops,
         random_losses: l.stats.random_losses,
         forced_drops: l.stats.forced_drops,
+        ce_marks: l.stats.ce_marks,
         packets: l.stats.packets,
         mean_queue_pkts: l.stats.queue_integral as f64 / end_ns as f64,
         p99_queue_pkts: time_weighted_quantile(&l.stats.queue_time_ns, 0.99).unwrap_or(0),
@@ -444,6 +453,8 @@ rate_interval = "1s"
             retransmissions: 0,
             timeouts: 0,
             fast_recoveries: 0,
+            ce_bytes: 0,
+            ecn_reductions: 0,
             mean_rtt: Some(SimDuration::from_micros(50_500)),
             min_rtt: Some(SimDuration::from_millis(1)),
             completed_at: None,

@@ -79,6 +79,9 @@ pub struct Ack {
     /// Next new byte the sender will send; an ACK with `snd_una` past the `snd_nxt` recorded
     /// at some earlier time ends the round trip that started then (Linux Vegas, HyStart).
     pub snd_nxt: u64,
+    /// Payload bytes the receiver reports as having arrived CE-marked since the previous ACK
+    /// (an accurate-ECN byte counter, RFC 9768 style); always 0 for flows without ECN.
+    pub ecn_ce_bytes: u64,
     /// Delivery-rate sample, if this ACK delivered a segment with send-time state.
     pub rate_sample: Option<RateSample>,
     /// The sender is in loss recovery (fast recovery or after a timeout). Window-growth
@@ -177,6 +180,13 @@ pub trait CongestionControl: Send {
     /// `true` when the controller sets cwnd itself during loss recovery (BBR's packet
     /// conservation), so the sender must not apply PRR or Reno inflation.
     fn controls_recovery_window(&self) -> bool {
+        false
+    }
+
+    /// `true` when the controller reads [`Ack::ecn_ce_bytes`] and responds to ECN itself.
+    /// Otherwise the sender applies RFC 3168's response to CE marks: a congestion event
+    /// ([`CongestionControl::on_congestion_event`]) at most once per window of data.
+    fn responds_to_ecn(&self) -> bool {
         false
     }
 

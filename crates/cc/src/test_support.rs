@@ -18,6 +18,7 @@ pub fn ack(bytes: u64) -> Ack {
         newly_lost: 0,
         snd_una: 0,
         snd_nxt: 0,
+        ecn_ce_bytes: 0,
         rate_sample: None,
         in_recovery: false,
         cwnd_limited: true,

@@ -34,6 +34,9 @@ pub struct Link {
     pub buffer: Buffer,
     /// Bernoulli loss probability per packet (after serialization).
     pub loss: f64,
+    /// Mark ECN-capable packets CE when they arrive to find at least this many packets
+    /// waiting (DCTCP-style step marking); `None`: no marking.
+    pub ecn_threshold: Option<u64>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -110,6 +113,9 @@ pub struct FlowGroup {
     /// Pace at cwnd/srtt (×2 in slow start, ×1.2 after, as Linux does) when the controller
     /// does not set a pacing rate itself.
     pub pacing: bool,
+    /// ECN-capable transport (RFC 3168 ECT): the bottleneck may mark CE instead of queueing
+    /// silently, and the receiver echoes the CE-marked bytes.
+    pub ecn: bool,
     /// Data-segment indexes (first transmissions, from 0) dropped once at the bottleneck.
     pub drop: Vec<u64>,
 }

@@ -220,12 +220,18 @@ fn default_access(bottleneck: &Link) -> Link {
         queue: QueueDiscipline::DropTail,
         buffer: Buffer::Unlimited,
         loss: 0.0,
+        ecn_threshold: None,
     }
 }
 
 /// A link table. `bottleneck` is `Some` for access links, whose defaults derive from it.
 fn link(section: &Section, bottleneck: Option<&Link>) -> Result<Link, ScenarioError> {
-    section.allow_only(&["rate", "delay", "queue", "buffer", "loss"])?;
+    // Random loss and ECN marking are properties of the shared bottleneck only.
+    if bottleneck.is_none() {
+        section.allow_only(&["rate", "delay", "queue", "buffer", "loss", "ecn_threshold"])?;
+    } else {
+        section.allow_only(&["rate", "delay", "queue", "buffer"])?;
+    }
     let defaults = bottleneck.map(default_access);
     let rate_bps = match (section.get("rate"), &defaults) {
         (None, Some(d)) => d.rate_bps,
@@ -295,12 +301,23 @@ fn link(section: &Section, bottleneck: Option<&Link>) -> Result<Link, ScenarioEr
             }
         },
     };
+    let ecn_threshold = match section.get("ecn_threshold") {
+        None => None,
+        Some(Value::Integer(k)) if *k >= 1 => Some(*k as u64),
+        Some(_) => {
+            return Err(section.invalid(
+                "ecn_threshold",
+                "must be a queue length in packets (integer, at least 1)",
+            ));
+        }
+    };
     Ok(Link {
         rate_bps,
         delay,
         queue,
         buffer,
         loss,
+        ecn_threshold,
     })
 }
 
@@ -344,6 +361,7 @@ const FLOW_KEYS: &[&str] = &[
     "receive_window",
     "min_rto",
     "pacing",
+    "ecn",
     "params",
     "drop",
 ];
@@ -509,6 +527,11 @@ fn flow_group(section: &Section) -> Result<FlowGroup, ScenarioError> {
         Some(Value::Boolean(b)) => *b,
         Some(_) => return Err(section.invalid("pacing", "must be true or false")),
     };
+    let ecn = match section.get("ecn") {
+        None => false,
+        Some(Value::Boolean(b)) => *b,
+        Some(_) => return Err(section.invalid("ecn", "must be true or false")),
+    };
     let drop = match section.get("drop") {
         None => Vec::new(),
         Some(Value::Array(items)) => {
@@ -548,6 +571,7 @@ fn flow_group(section: &Section) -> Result<FlowGroup, ScenarioError> {
         receive_window,
         min_rto,
         pacing,
+        ecn,
         drop,
     })
 }

@@ -13,7 +13,7 @@ use std::collections::VecDeque;
 
 use cclab_cc::{SimDuration, SimTime};
 
-use crate::packet::Packet;
+use crate::packet::{Ecn, Packet};
 use crate::rng::Rng;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,6 +48,8 @@ pub struct LinkStats {
     pub overflow_drops: u64,
     pub random_losses: u64,
     pub forced_drops: u64,
+    /// ECN-capable packets marked CE instead (see `with_ecn_threshold`).
+    pub ce_marks: u64,
     /// ∫ queue_pkts dt in packet·nanoseconds, up to `integrated_until`.
     pub queue_integral: u128,
     pub integrated_until: SimTime,
@@ -76,6 +78,7 @@ impl LinkStats {
             overflow_drops: self.overflow_drops - earlier.overflow_drops,
             random_losses: self.random_losses - earlier.random_losses,
             forced_drops: self.forced_drops - earlier.forced_drops,
+            ce_marks: self.ce_marks - earlier.ce_marks,
             queue_integral: self.queue_integral - earlier.queue_integral,
             integrated_until: self.integrated_until,
             max_queue_pkts: queue_time_ns.iter().rposition(|&t| t > 0).unwrap_or(0) as u64,
@@ -92,6 +95,8 @@ pub struct Link {
     limit_bytes: Option<u64>,
     loss_probability: f64,
     rng: Rng,
+    /// CE-mark ECN-capable packets that find at least this many packets waiting.
+    ecn_threshold: Option<u64>,
     /// When the transmitter finishes the last admitted packet.
     busy_until: SimTime,
     /// Sub-nanosecond remainder of back-to-back serialization times, in units of
@@ -129,6 +134,7 @@ impl Link {
             limit_bytes: limits.1,
             loss_probability,
             rng,
+            ecn_threshold: None,
             busy_until: SimTime::ZERO,
             carry: 0,
             waiting: VecDeque::new(),
@@ -209,7 +215,14 @@ impl Link {
     }
 
     /// Offer `packet` to the link at `now`.
-    pub fn enqueue(&mut self, now: SimTime, packet: Packet) -> Admission {
+    /// Mark ECN-capable packets CE when they arrive to find `threshold` or more packets
+    /// waiting (the step marking of DCTCP, RFC 8257 §3.1, and of L4S queues).
+    pub fn with_ecn_threshold(mut self, threshold: Option<u64>) -> Self {
+        self.ecn_threshold = threshold;
+        self
+    }
+
+    pub fn enqueue(&mut self, now: SimTime, mut packet: Packet) -> Admission {
         self.advance(now);
         let busy = self.busy_until > now;
         if busy {
@@ -223,6 +236,14 @@ impl Link {
                 self.stats.overflow_drops += 1;
                 return Admission::Dropped(DropReason::Overflow);
             }
+        }
+        if packet.ecn == Ecn::Ect
+            && self
+                .ecn_threshold
+                .is_some_and(|k| busy && self.waiting.len() as u64 >= k)
+        {
+            packet.ecn = Ecn::Ce;
+            self.stats.ce_marks += 1;
         }
         let start = if busy { self.busy_until } else { now };
         let transmission = self.serialization(packet.wire_bytes, busy);
@@ -307,6 +328,8 @@ mod tests {
             payload: wire_bytes,
             seq: 0,
             sack: [SackBlock::default(); 3],
+            ecn: Ecn::NotEct,
+            ce_bytes: 0,
         }
     }
 

@@ -21,6 +21,18 @@ pub enum PacketKind {
     Ack,
 }
 
+/// The ECN field of the IP header (RFC 3168 §5).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Ecn {
+    /// Not ECN-capable: a congested queue can only drop it.
+    #[default]
+    NotEct,
+    /// ECN-capable transport.
+    Ect,
+    /// Congestion experienced: marked by a queue.
+    Ce,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Packet {
     pub flow: u32,
@@ -30,6 +42,7 @@ pub struct Packet {
     /// A data segment sent again.
     pub retransmission: bool,
     pub sack_count: u8,
+    pub ecn: Ecn,
     /// Bytes on the wire: payload + headers (+ SACK option for ACKs).
     pub wire_bytes: u32,
     /// Payload bytes (0 for a pure ACK).
@@ -37,6 +50,9 @@ pub struct Packet {
     /// Data: the first byte carried. ACK: the cumulative acknowledgment (next byte expected).
     pub seq: u64,
     pub sack: [SackBlock; MAX_SACK_BLOCKS],
+    /// ACK: payload bytes the receiver got CE-marked so far (an accurate-ECN byte counter,
+    /// as RFC 9768's AccECN option carries); 0 on data packets.
+    pub ce_bytes: u64,
 }
 
 impl Packet {

@@ -53,6 +53,9 @@ pub struct FlowResult {
     pub retransmissions: u64,
     pub timeouts: u64,
     pub fast_recoveries: u64,
+    /// Payload bytes the receiver reported CE-marked; window reductions they caused (RFC 3168).
+    pub ce_bytes: u64,
+    pub ecn_reductions: u64,
     pub mean_rtt: Option<SimDuration>,
     pub min_rtt: Option<SimDuration>,
     /// When the receiver had every byte of a finite transfer.

@@ -106,7 +106,8 @@ impl Simulation {
                 topology.bottleneck.loss,
                 Rng::for_component(scenario.seed, "bottleneck-loss"),
             )
-            .track_queue_time(),
+            .track_queue_time()
+            .with_ecn_threshold(topology.bottleneck.ecn_threshold),
             Link::new(
                 "bottleneck-reverse".into(),
                 topology.bottleneck.rate_bps,
@@ -162,6 +163,7 @@ impl Simulation {
                         receive_window: group.receive_window,
                         min_rto: group.min_rto,
                         pacing: group.pacing,
+                        ecn: group.ecn,
                     },
                     cc,
                 );
@@ -573,6 +575,8 @@ impl Simulation {
                     retransmissions: stats.retransmissions,
                     timeouts: stats.timeouts,
                     fast_recoveries: stats.fast_recoveries,
+                    ce_bytes: stats.ce_bytes,
+                    ecn_reductions: stats.ecn_reductions,
                     mean_rtt: (stats.rtt_samples > 0).then(|| {
                         SimDuration::from_nanos(
                             (stats.rtt_sum_ns / stats.rtt_samples as u128) as u64,

@@ -724,6 +724,12 @@ impl CongestionControl for Bbr {
         true
     }
 
+    /// BBR v1 does not react to ECN (neither the draft nor Linux's tcp_bbr.c do): claiming
+    /// the signal keeps the sender from applying RFC 3168's reduction on its behalf.
+    fn responds_to_ecn(&self) -> bool {
+        true
+    }
+
     fn mode(&self) -> &'static str {
         match self.mode {
             Mode::Startup => "startup",
@@ -807,6 +813,7 @@ mod tests {
                 newly_lost: 0,
                 snd_una: 0,
                 snd_nxt: 0,
+                ecn_ce_bytes: 0,
                 rate_sample: None,
                 in_recovery: false,
                 cwnd_limited: true,

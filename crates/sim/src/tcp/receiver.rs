@@ -6,7 +6,7 @@
 
 use cclab_cc::{SimDuration, SimTime};
 
-use crate::packet::{MAX_SACK_BLOCKS, Packet, PacketKind, SackBlock, sack_option_bytes};
+use crate::packet::{Ecn, MAX_SACK_BLOCKS, Packet, PacketKind, SackBlock, sack_option_bytes};
 use crate::range_set::RangeSet;
 
 #[derive(Clone, Debug)]
@@ -34,6 +34,8 @@ pub struct Receiver {
     pub duplicate_bytes: u64,
     pub completed_at: Option<SimTime>,
     pub acks_sent: u64,
+    /// Payload bytes that arrived CE-marked, echoed in every ACK.
+    pub ce_bytes: u64,
 }
 
 impl Receiver {
@@ -49,6 +51,7 @@ impl Receiver {
             duplicate_bytes: 0,
             completed_at: None,
             acks_sent: 0,
+            ce_bytes: 0,
         }
     }
 
@@ -66,6 +69,10 @@ impl Receiver {
         debug_assert_eq!(data.kind, PacketKind::Data);
         let start = data.seq;
         let end = start + data.payload as u64;
+        if data.ecn == Ecn::Ce {
+            // Accurate ECN counts every CE-marked byte received, duplicates included.
+            self.ce_bytes += data.payload as u64;
+        }
         if end <= self.rcv_nxt
             || self
                 .out_of_order
@@ -163,6 +170,9 @@ impl Receiver {
             payload: 0,
             seq: self.rcv_nxt,
             sack,
+            // Pure ACKs are not ECN-capable (RFC 3168 §6.1.4).
+            ecn: Ecn::NotEct,
+            ce_bytes: self.ce_bytes,
         }
     }
 }
@@ -192,6 +202,8 @@ mod tests {
             payload: 1000,
             seq,
             sack: [SackBlock::default(); 3],
+            ecn: Ecn::NotEct,
+            ce_bytes: 0,
         }
     }
 

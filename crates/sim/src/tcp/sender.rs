@@ -15,7 +15,7 @@ use cclab_cc::{Ack, CongestionControl, CongestionEvent, SimDuration, SimTime, Ti
 use cclab_scenario::Recovery;
 
 use crate::histogram::Histogram;
-use crate::packet::{MAX_SACK_BLOCKS, Packet, PacketKind, SackBlock};
+use crate::packet::{Ecn, MAX_SACK_BLOCKS, Packet, PacketKind, SackBlock};
 use crate::tcp::delivery_rate::{AckRateState, DeliveryRate};
 use crate::tcp::rtt::RttEstimator;
 use crate::tcp::scoreboard::Scoreboard;
@@ -35,6 +35,8 @@ pub struct SenderConfig {
     pub min_rto: SimDuration,
     /// Pace at Linux's default rate when the controller sets none.
     pub pacing: bool,
+    /// Send ECN-capable (ECT) data.
+    pub ecn: bool,
 }
 
 /// Linux `tcp_ca_state`, reduced to what the model distinguishes.
@@ -47,6 +49,10 @@ pub enum LossState {
     },
     /// After a retransmission timeout, until the ACK reaches `point`.
     Loss {
+        point: u64,
+    },
+    /// An ECN-triggered window reduction (Linux `TCP_CA_CWR`), until the ACK reaches `point`.
+    Cwr {
         point: u64,
     },
 }
@@ -70,6 +76,9 @@ pub struct SenderStats {
     pub fast_recoveries: u64,
     pub rtt_sum_ns: u128,
     pub rtt_samples: u64,
+    /// Payload bytes the receiver reported CE-marked, and the window reductions they caused.
+    pub ce_bytes: u64,
+    pub ecn_reductions: u64,
     /// Every RTT sample (ns), for percentiles.
     pub rtt_histogram: Histogram,
 }
@@ -92,6 +101,8 @@ pub struct Sender {
     /// RFC 5681 §3.2 step 2 / RFC 6582 §3.2 step 5: the next retransmission leaves at once,
     /// whatever the window (it replaces a segment that has left the network).
     retransmit_now: bool,
+    /// The receiver's CE byte counter in the latest ACK.
+    ce_bytes_echoed: u64,
     /// Loss episodes (fast recoveries and timeouts) so far; retransmissions are tagged with it.
     episode: u32,
     /// snd_una when the last retransmission timeout fired.
@@ -121,6 +132,7 @@ impl Sender {
             recover: None,
             partial_ack_seen: false,
             una_at_last_timeout: None,
+            ce_bytes_echoed: 0,
             episode: 0,
             retransmit_now: false,
             cwnd_limited: false,
@@ -191,7 +203,11 @@ impl Sender {
     /// The congestion window in force now.
     pub fn window(&self) -> u64 {
         match self.state {
-            LossState::Recovery { .. } if !self.cc.controls_recovery_window() => self.recovery_cwnd,
+            LossState::Recovery { .. } | LossState::Cwr { .. }
+                if !self.cc.controls_recovery_window() =>
+            {
+                self.recovery_cwnd
+            }
             _ => self.cc.cwnd(),
         }
     }
@@ -286,18 +302,26 @@ impl Sender {
             retransmission_lost_in_episode = episode == Some(self.episode);
         }
 
-        let was_in_recovery = matches!(self.state, LossState::Recovery { .. });
+        let was_reducing = self.is_reducing();
         let later_partial_ack = self.update_loss_state(now, advanced, prior_in_flight);
         // RFC 5681 §4.3: "the loss of a retransmission [...] MUST [lower] cwnd (and ssthresh)"
         // again. A retransmission of the current episode was lost: start a new one.
         if retransmission_lost_in_episode && self.state != LossState::Open {
-            self.enter_recovery(now, prior_in_flight);
+            self.enter_recovery(now, prior_in_flight, true);
+        }
+        // ECN (RFC 3168 §6.1.2): CE marks reduce the window like a loss, at most once per
+        // window of data, unless the controller responds to ECN itself.
+        let ce_bytes = ack.ce_bytes.saturating_sub(self.ce_bytes_echoed);
+        self.ce_bytes_echoed = self.ce_bytes_echoed.max(ack.ce_bytes);
+        self.stats.ce_bytes += ce_bytes;
+        if ce_bytes > 0 && self.state == LossState::Open && !self.cc.responds_to_ecn() {
+            self.enter_cwr(now, prior_in_flight);
         }
 
         if bytes_delivered > 0 {
-            // The ACK that ends recovery does not grow the window either: it acknowledges
-            // data delivered during recovery, which was already accounted for.
-            let in_recovery = was_in_recovery || matches!(self.state, LossState::Recovery { .. });
+            // The ACK that ends a reduction does not grow the window either: it acknowledges
+            // data delivered during it, which was already accounted for.
+            let in_recovery = was_reducing || self.is_reducing();
             let cwnd_limited = if self.cc.cwnd() < self.cc.ssthresh() {
                 // Linux tcp_is_cwnd_limited: in slow start, grow while cwnd < 2 × the largest
                 // flight of the last window.
@@ -317,21 +341,23 @@ impl Sender {
                 newly_lost,
                 snd_una: self.board.snd_una(),
                 snd_nxt: self.board.snd_nxt(),
+                ecn_ce_bytes: ce_bytes,
                 rate_sample,
                 in_recovery,
                 cwnd_limited,
             });
         }
-        // PRR runs on the ACK that starts recovery too (RFC 6937 §3); Reno inflation starts
-        // with the next duplicate (RFC 5681 §3.2 step 4).
-        if matches!(self.state, LossState::Recovery { .. })
-            && (was_in_recovery || self.sack_enabled())
-        {
-            self.update_recovery_window(
-                bytes_delivered,
-                advanced,
-                self.board.snd_una() - prior_una,
-            );
+        // The window during a reduction. PRR runs on the ACK that starts recovery too
+        // (RFC 6937 §3); Reno inflation starts with the next duplicate (RFC 5681 §3.2 step 4).
+        match self.state {
+            LossState::Recovery { .. } if self.sack_enabled() => {
+                self.update_prr_window(bytes_delivered, true)
+            }
+            LossState::Recovery { .. } if was_reducing => {
+                self.update_inflated_window(advanced, self.board.snd_una() - prior_una)
+            }
+            LossState::Cwr { .. } => self.update_prr_window(bytes_delivered, false),
+            _ => {}
         }
 
         // RFC 6298 §5.2–5.3: stop the timer when all is acknowledged, restart it on new data
@@ -349,8 +375,13 @@ impl Sender {
     fn update_loss_state(&mut self, now: SimTime, advanced: bool, prior_in_flight: u64) -> bool {
         let una = self.board.snd_una();
         let mut later_partial_ack = false;
+        if let LossState::Cwr { point } = self.state {
+            if una >= point {
+                self.exit_recovery(now);
+            }
+        }
         match self.state {
-            LossState::Open => {
+            LossState::Open | LossState::Cwr { .. } => {
                 let loss_detected = match self.config.recovery {
                     Recovery::Sack => self.board.first_is_lost(),
                     // RFC 6582 §3.2 step 1: three duplicates, and the ACK covers more than
@@ -361,7 +392,11 @@ impl Sender {
                     Recovery::Reno => self.dup_acks as u64 == DUP_THRESH,
                 };
                 if loss_detected {
-                    self.enter_recovery(now, prior_in_flight);
+                    // A loss during an ECN reduction does not reduce the window again: one
+                    // reduction per window of data (RFC 3168 §6.1.2; Linux keeps ssthresh
+                    // when Recovery follows CWR).
+                    let reduce = self.state == LossState::Open;
+                    self.enter_recovery(now, prior_in_flight, reduce);
                 }
             }
             LossState::Recovery { point } => {
@@ -396,19 +431,16 @@ impl Sender {
     /// few segments already SACKed, and unlike FlightSize it stays meaningful when a lost
     /// retransmission starts a new episode inside recovery (FlightSize then counts all the
     /// data SACKed above the holes).
-    fn enter_recovery(&mut self, now: SimTime, flight: u64) {
+    fn enter_recovery(&mut self, now: SimTime, flight: u64, reduce: bool) {
         self.episode += 1;
         let point = self.board.snd_nxt();
         self.state = LossState::Recovery { point };
         self.recover = Some(point);
         self.partial_ack_seen = false;
         self.stats.fast_recoveries += 1;
-        self.cc.on_congestion_event(&CongestionEvent {
-            now,
-            bytes_in_flight: flight,
-            srtt: self.rtt.srtt(),
-            min_rtt: self.rtt.min_rtt(),
-        });
+        if reduce {
+            self.congestion_event(now, flight);
+        }
         self.prr = Prr {
             delivered: 0,
             out: 0,
@@ -428,56 +460,88 @@ impl Sender {
         }
     }
 
+    /// Start an ECN window reduction (RFC 3168 §6.1.2): ssthresh and cwnd as for a loss, the
+    /// window brought down by PRR as Linux's `tcp_enter_cwr` does, nothing retransmitted; it
+    /// lasts until the data outstanding now is acknowledged.
+    fn enter_cwr(&mut self, now: SimTime, flight: u64) {
+        self.state = LossState::Cwr {
+            point: self.board.snd_nxt(),
+        };
+        self.stats.ecn_reductions += 1;
+        self.congestion_event(now, flight);
+        self.prr = Prr {
+            delivered: 0,
+            out: 0,
+            recover_fs: flight.max(1),
+        };
+        self.recovery_cwnd = self.pipe();
+    }
+
+    fn congestion_event(&mut self, now: SimTime, flight: u64) {
+        self.cc.on_congestion_event(&CongestionEvent {
+            now,
+            bytes_in_flight: flight,
+            srtt: self.rtt.srtt(),
+            min_rtt: self.rtt.min_rtt(),
+        });
+    }
+
+    /// In fast recovery or an ECN reduction: the window is coming down; it does not grow.
+    fn is_reducing(&self) -> bool {
+        matches!(
+            self.state,
+            LossState::Recovery { .. } | LossState::Cwr { .. }
+        )
+    }
+
     fn exit_recovery(&mut self, now: SimTime) {
         self.state = LossState::Open;
         self.retransmit_now = false;
         self.cc.on_recovery_exit(now);
     }
 
-    /// The sender-managed window during fast recovery.
-    fn update_recovery_window(&mut self, delivered: u64, advanced: bool, newly_acked: u64) {
+    /// RFC 6937 §3: proportional rate reduction with the slow-start reduction bound
+    /// (PRR-SSRB), the sender's window during SACK recovery and during an ECN window
+    /// reduction. `fast_retransmit`: the first retransmission always leaves, as in Linux.
+    fn update_prr_window(&mut self, delivered: u64, fast_retransmit: bool) {
         let mss = self.config.mss;
-        match self.config.recovery {
-            Recovery::Sack => {
-                // RFC 6937 §3, PRR with slow-start reduction bound (PRR-SSRB).
-                if delivered == 0 {
-                    return;
-                }
-                self.prr.delivered += delivered;
-                let pipe = self.board.pipe();
-                let ssthresh = self.cc.ssthresh();
-                let mut sndcnt = if pipe > ssthresh {
-                    let target = (self.prr.delivered as u128 * ssthresh as u128)
-                        .div_ceil(self.prr.recover_fs as u128)
-                        as u64;
-                    // Rounded up to whole segments, as Linux counts PRR in packets; in bytes
-                    // a half-segment allowance would never be sendable on its own.
-                    target.saturating_sub(self.prr.out).div_ceil(mss) * mss
-                } else {
-                    let limit =
-                        (self.prr.delivered.saturating_sub(self.prr.out)).max(delivered) + mss;
-                    (ssthresh - pipe).min(limit)
-                };
-                // As Linux: the fast retransmit itself is always allowed out.
-                if self.prr.out == 0 {
-                    sndcnt = sndcnt.max(mss);
-                }
-                self.recovery_cwnd = pipe + sndcnt;
+        if delivered == 0 {
+            return;
+        }
+        self.prr.delivered += delivered;
+        let pipe = self.pipe();
+        let ssthresh = self.cc.ssthresh();
+        let mut sndcnt = if pipe > ssthresh {
+            let target = (self.prr.delivered as u128 * ssthresh as u128)
+                .div_ceil(self.prr.recover_fs as u128) as u64;
+            // Rounded up to whole segments, as Linux counts PRR in packets; in bytes a
+            // half-segment allowance would never be sendable on its own.
+            target.saturating_sub(self.prr.out).div_ceil(mss) * mss
+        } else {
+            let limit = (self.prr.delivered.saturating_sub(self.prr.out)).max(delivered) + mss;
+            (ssthresh - pipe).min(limit)
+        };
+        if fast_retransmit && self.prr.out == 0 {
+            sndcnt = sndcnt.max(mss);
+        }
+        self.recovery_cwnd = pipe + sndcnt;
+    }
+
+    /// RFC 5681 §3.2 / RFC 6582 §3.2: Reno window inflation and NewReno partial deflation,
+    /// the sender's window during fast recovery without SACK.
+    fn update_inflated_window(&mut self, advanced: bool, newly_acked: u64) {
+        let mss = self.config.mss;
+        if advanced {
+            // RFC 6582 §3.2 step 5: deflate by the amount acknowledged, add back one SMSS if
+            // at least one SMSS was acknowledged.
+            self.recovery_cwnd = self.recovery_cwnd.saturating_sub(newly_acked);
+            if newly_acked >= mss {
+                self.recovery_cwnd += mss;
             }
-            Recovery::NewReno | Recovery::Reno => {
-                if advanced {
-                    // RFC 6582 §3.2 step 5: deflate by the amount acknowledged, add back one
-                    // SMSS if at least one SMSS was acknowledged.
-                    self.recovery_cwnd = self.recovery_cwnd.saturating_sub(newly_acked);
-                    if newly_acked >= mss {
-                        self.recovery_cwnd += mss;
-                    }
-                    self.recovery_cwnd = self.recovery_cwnd.max(mss);
-                } else {
-                    // RFC 5681 §3.2 step 4: inflate by one SMSS per duplicate ACK.
-                    self.recovery_cwnd += mss;
-                }
-            }
+            self.recovery_cwnd = self.recovery_cwnd.max(mss);
+        } else {
+            // RFC 5681 §3.2 step 4: inflate by one SMSS per duplicate ACK.
+            self.recovery_cwnd += mss;
         }
     }
 
@@ -496,7 +560,7 @@ impl Sender {
         // recovery, or repeats a timeout that made no progress since (RFC 5681 §3.1; Linux
         // recomputes ssthresh in the loss state only after forward progress).
         let in_loss_episode = match self.state {
-            LossState::Open => false,
+            LossState::Open | LossState::Cwr { .. } => false,
             LossState::Recovery { .. } => true,
             LossState::Loss { .. } => self.una_at_last_timeout == Some(una),
         };
@@ -589,7 +653,7 @@ impl Sender {
         } else {
             self.board.push(len, now, send_state);
         }
-        if matches!(self.state, LossState::Recovery { .. }) {
+        if self.is_reducing() {
             self.prr.out += len as u64;
         }
         let wire_bytes = len + self.config.header_bytes as u32;
@@ -611,6 +675,12 @@ impl Sender {
             payload: len,
             seq,
             sack: [SackBlock::default(); MAX_SACK_BLOCKS],
+            ecn: if self.config.ecn {
+                Ecn::Ect
+            } else {
+                Ecn::NotEct
+            },
+            ce_bytes: 0,
         });
     }
 
@@ -663,6 +733,7 @@ mod tests {
                 receive_window: None,
                 min_rto: SimDuration::from_millis(200),
                 pacing: false,
+                ecn: false,
             },
             Box::new(cc),
         )
@@ -683,6 +754,8 @@ mod tests {
             payload: 0,
             seq: cumulative,
             sack: blocks,
+            ecn: Ecn::NotEct,
+            ce_bytes: 0,
         }
     }
 
