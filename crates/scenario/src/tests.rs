@@ -66,6 +66,19 @@ fn every_contract_key_is_understood() {
     assert_eq!(second.receive_window, Some(50 * 1448));
     // RFC 3390: min(4*1448, max(2*1448, 4380)) = min(5792, 4380) = 4380.
     assert_eq!(second.initial_window, 4380);
+    assert!(!first.ecn);
+    assert_eq!(s.topology.bottleneck.ecn_threshold, None);
+    let s = from_str(
+        "full.toml",
+        FULL,
+        &[
+            "flows.0.ecn=true".into(),
+            "topology.bottleneck.ecn_threshold=20".into(),
+        ],
+    )
+    .unwrap();
+    assert!(s.flows[0].ecn);
+    assert_eq!(s.topology.bottleneck.ecn_threshold, Some(20));
 }
 
 #[test]
@@ -186,6 +199,21 @@ fn malformed_inputs_name_file_key_and_problem() {
             "topology.kind",
             "dumbbell",
         ),
+        (
+            "bottleneck = { rate = \"100Mbps\", delay = \"30ms\", ecn_threshold = 0 }",
+            "topology.bottleneck.ecn_threshold",
+            "at least 1",
+        ),
+        (
+            "bottleneck = { rate = \"100Mbps\", delay = \"30ms\" }\naccess = { rate = \"1Gbps\", loss = 0.1 }",
+            "topology.access.loss",
+            "unknown key",
+        ),
+        (
+            "bottleneck = { rate = \"100Mbps\", delay = \"30ms\" }\naccess = { rate = \"1Gbps\", ecn_threshold = 5 }",
+            "topology.access.ecn_threshold",
+            "unknown key",
+        ),
     ];
     for (topology, key, fragment) in cases {
         let text = format!("[topology]\n{topology}\n[[flows]]\ncc = \"reno\"\n");
@@ -240,6 +268,11 @@ fn malformed_inputs_name_file_key_and_problem() {
             "cc = \"reno\"\nmin_rto = \"0ms\"",
             "flows.0.min_rto",
             "longer than zero",
+        ),
+        (
+            "cc = \"reno\"\necn = \"yes\"",
+            "flows.0.ecn",
+            "true or false",
         ),
     ];
     for (flow, key, fragment) in flow_cases {

@@ -402,6 +402,26 @@ mod tests {
     }
 
     #[test]
+    fn ecn_step_marking_marks_capable_packets_above_the_threshold() {
+        let mut l = link(1_000_000, 0, None).with_ecn_threshold(Some(2));
+        let mut ect = packet(1000);
+        ect.ecn = Ecn::Ect;
+        // In service, then 2 waiting unmarked (they find 0 and 1 waiting), then marked.
+        for _ in 0..5 {
+            l.enqueue(at(0), ect);
+        }
+        l.enqueue(at(0), packet(1000)); // not ECN-capable: never marked
+        assert_eq!(l.stats.ce_marks, 2);
+        let marks: Vec<Ecn> = (0..6)
+            .map(|i| l.deliver(at(8_000_000 * (i + 1))).0.ecn)
+            .collect();
+        assert_eq!(
+            marks,
+            vec![Ecn::Ect, Ecn::Ect, Ecn::Ect, Ecn::Ce, Ecn::Ce, Ecn::NotEct]
+        );
+    }
+
+    #[test]
     fn byte_limit() {
         let mut l = Link::new(
             "b".into(),

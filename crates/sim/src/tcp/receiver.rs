@@ -282,6 +282,18 @@ mod tests {
     }
 
     #[test]
+    fn ce_marked_bytes_are_counted_and_echoed_in_every_ack() {
+        let mut r = receiver(false);
+        let mut marked = data(0);
+        marked.ecn = Ecn::Ce;
+        assert_eq!(r.on_data(at(0), &marked).unwrap().ce_bytes, 1000);
+        assert_eq!(r.on_data(at(1), &data(1000)).unwrap().ce_bytes, 1000);
+        marked.seq = 2000;
+        let ack = r.on_data(at(2), &marked).unwrap();
+        assert_eq!((ack.ce_bytes, ack.ecn), (2000, Ecn::NotEct));
+    }
+
+    #[test]
     fn completion_time_when_the_last_byte_arrives() {
         let mut r = receiver(false);
         for i in 0..10 {

@@ -885,6 +885,47 @@ mod tests {
     }
 
     #[test]
+    fn ce_marks_reduce_the_window_once_per_window_of_data() {
+        let config = CcConfig {
+            initial_ssthresh: 10 * MSS,
+            ..CcConfig::new(MSS)
+        };
+        let mut s = sender(Recovery::Sack);
+        s.cc = Box::new(Reno::new(
+            &config,
+            Box::new(StandardSlowStart::new(&config)),
+        ));
+        let mut out = Vec::new();
+        s.start(at(0), &mut out);
+        out.clear();
+        // The first ACK reports a CE-marked segment: RFC 3168 §6.1.2, halve as for a loss
+        // (pipe before the ACK = 10 MSS, so ssthresh = 5 MSS), retransmit nothing.
+        let mut marked = ack(MSS, &[]);
+        marked.ce_bytes = MSS;
+        s.on_ack(at(50), &marked, &mut out);
+        assert_eq!(s.state(), LossState::Cwr { point: 10 * MSS });
+        assert_eq!(s.cc().ssthresh(), 5 * MSS);
+        assert!(out.iter().all(|p| !p.retransmission));
+        assert_eq!((s.stats.ce_bytes, s.stats.ecn_reductions), (MSS, 1));
+        // More marks in the same window: no second reduction.
+        let mut marked = ack(2 * MSS, &[]);
+        marked.ce_bytes = 2 * MSS;
+        s.on_ack(at(51), &marked, &mut out);
+        assert_eq!((s.cc().ssthresh(), s.stats.ecn_reductions), (5 * MSS, 1));
+        // The window drains by PRR: pipe 8 MSS before this ACK, prr_delivered = 2 MSS,
+        // ceil(2 · 5/10) = 1 segment may be out in total.
+        assert!(s.window() < 10 * MSS);
+        // Once everything outstanding at the mark is acknowledged, the reduction ends...
+        s.on_ack(at(100), &ack(10 * MSS, &[]), &mut out);
+        assert_eq!(s.state(), LossState::Open);
+        // ...and a new mark may reduce again.
+        let mut marked = ack(11 * MSS, &[]);
+        marked.ce_bytes = 3 * MSS;
+        s.on_ack(at(101), &marked, &mut out);
+        assert_eq!(s.stats.ecn_reductions, 2);
+    }
+
+    #[test]
     fn rtt_samples_skip_retransmitted_segments() {
         let mut s = sender(Recovery::Sack);
         let mut out = Vec::new();
