@@ -375,10 +375,10 @@ impl Sender {
     fn update_loss_state(&mut self, now: SimTime, advanced: bool, prior_in_flight: u64) -> bool {
         let una = self.board.snd_una();
         let mut later_partial_ack = false;
-        if let LossState::Cwr { point } = self.state {
-            if una >= point {
-                self.exit_recovery(now);
-            }
+        if let LossState::Cwr { point } = self.state
+            && una >= point
+        {
+            self.exit_recovery(now);
         }
         match self.state {
             LossState::Open | LossState::Cwr { .. } => {
