@@ -18,11 +18,23 @@
 //! (cwnd 0.5 BDP, every 5 s). The draft's random probe timing (wall-clock wait 2-3 s, round
 //! offset 0-1) is deterministic by default (2.5 s, 0) or drawn from a seeded generator.
 //!
-//! Differences forced by the sender interface (see docs/algorithms/bbr3.md): no ECN (the
-//! simulator marks none; the draft specifies no ECN response either); no spurious-loss undo
-//! (no such event); losses arrive per ACK as `newly_lost`, not per packet with P.tx_in_flight
-//! and P.lost, so RS.lost and RS.tx_in_flight are estimated per loss round (`rs_lost`,
-//! `rs_tx_in_flight`); SACK is assumed.
+//! ECN: the draft (§3.7) specifies no response of its own ("treat any CE marks as
+//! congestion"); the response here is Linux's BBRv3 (google/bbr `net/ipv4/tcp_bbr.c`,
+//! DCTCP-style): on a path whose min_rtt is at most `ecn_max_rtt` (5 ms) the flow is
+//! ECN-eligible; once per round ecn_alpha = (1 - g) * ecn_alpha + g * CE/delivered
+//! (g = 1/16, starting at 1); a CE share above `ecn_thresh` (50 %) counts as "inflight too high"
+//! like an excessive loss rate (it ends a bandwidth probe and sets inflight_longterm, and two
+//! such rounds end STARTUP); a round with CE marks while not probing cuts inflight_shortterm
+//! to (1 - ecn_factor * ecn_alpha) of itself (ecn_factor = 1/3); after a cycle with marks but
+//! no loss, a round without marks starts the next probe at once (`ecn_reprobe_gain`). The
+//! sender reports CE-marked bytes per ACK, not per rate sample, so the CE share is counted
+//! per round trip.
+//!
+//! Differences forced by the sender interface (see docs/algorithms/bbr3.md): no spurious-loss
+//! undo (no such event); losses arrive per ACK as `newly_lost`, not per packet with
+//! P.tx_in_flight and P.lost, so RS.lost and RS.tx_in_flight are estimated per loss round
+//! (`rs_lost`, `rs_tx_in_flight`); CE marks likewise per round (`ecn_round_too_high`); SACK is
+//! assumed.
 //!
 //! Units: bytes, payload bytes per second, integer nanoseconds; pacing rate out in bit/s.
 
@@ -53,13 +65,38 @@ pub const PARAMS: &[ParamSpec] = &[
         "0: deterministic probe timing (wait 2.5 s, round offset 0); otherwise the seed of \
          the generator for the draft's random wait in [2, 3) s and offset in {0, 1}",
     ),
+    ParamSpec::boolean("ecn", true).doc(
+        "use CE marks as a congestion signal on eligible paths (Linux: the route's ecn_low \
+         flag, i.e. marks come from a shallow-threshold queue); false ignores them",
+    ),
+    ParamSpec::number("ecn_max_rtt", 5.0, 0.0, 10_000.0)
+        .unit("ms")
+        .doc(
+            "the flow becomes ECN-eligible once min_rtt <= this (Linux bbr_ecn_max_rtt_us); \
+             0: at any RTT",
+        ),
+    ParamSpec::number("ecn_thresh", 0.5, 0.0, 1.0).doc(
+        "CE share of a round's delivered data above which inflight is too high, as a loss \
+         rate above loss_thresh is; 0 disables (Linux bbr_ecn_thresh)",
+    ),
+    ParamSpec::number("ecn_factor", 1.0 / 3.0, 0.0, 1.0).doc(
+        "a round with CE marks outside bandwidth probes cuts inflight_shortterm by \
+         ecn_factor * ecn_alpha; 0 disables the ECN logic (Linux bbr_ecn_factor)",
+    ),
+    ParamSpec::number("ecn_alpha_gain", 1.0 / 16.0, 0.001, 1.0)
+        .doc("EWMA gain of ecn_alpha, the CE share per round (Linux bbr_ecn_alpha_gain)"),
+    ParamSpec::number("ecn_reprobe_gain", 0.5, 0.0, 1.0).doc(
+        "after a cycle with CE marks and no loss, probe again once marks stop, raising \
+         inflight_longterm by about this share of itself in the first round; 0 disables \
+         (Linux bbr_ecn_reprobe_gain)",
+    ),
 ];
 
 pub const INFO: AlgorithmInfo = AlgorithmInfo {
     name: "bbr3",
     aliases: &["bbrv3"],
     summary: "BBR with loss-aware bounds (inflight_longterm/shortterm, bw_shortterm) and PROBE_BW DOWN/CRUISE/REFILL/UP",
-    reference: "draft-ietf-ccwg-bbr-06 (BBRv3); recovery window: draft-cardwell-iccrg-bbr-congestion-control-02 §4.6.4.4",
+    reference: "draft-ietf-ccwg-bbr-06 (BBRv3); recovery window: draft-cardwell-iccrg-bbr-congestion-control-02 §4.6.4.4; ECN response: Linux BBRv3 net/ipv4/tcp_bbr.c (github.com/google/bbr, v3)",
     params: PARAMS,
     uses_slow_start: false,
     build: |config, params, _slow_start| Box::new(Bbr3::new(config, params)),
@@ -101,6 +138,12 @@ const DETERMINISTIC_PROBE_WAIT: SimDuration = SimDuration::from_millis(2500);
 const MAX_SEND_QUANTUM: u64 = 64 * 1024;
 /// "Infinity" for volumes.
 const INFINITE: u64 = u64::MAX;
+/// Linux bbr_ecn_alpha_init: 1, so that a flow starting into a congested bottleneck responds
+/// at once.
+const ECN_ALPHA_INIT: f64 = 1.0;
+/// Linux bbr_full_ecn_cnt: STARTUP ends after this many consecutive rounds with a CE share
+/// of at least ecn_thresh.
+const FULL_ECN_COUNT: u32 = 2;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {
@@ -172,6 +215,7 @@ pub struct Bbr3 {
     headroom: f64,
     /// BBR.StartupPacingGain = 4 ln 2 (draft §2.5).
     startup_pacing_gain: f64,
+    ecn: EcnParams,
 
     mode: Mode,
     pacing_gain: f64,
@@ -259,6 +303,54 @@ pub struct Bbr3 {
     recovery_start_round: u64,
     packet_conservation: bool,
     last_ack: Option<LastAck>,
+
+    // ECN (Linux tcp_bbr.c v3).
+    /// Linux ecn_eligible: the path is short enough for shallow-threshold marks; sticky.
+    ecn_eligible: bool,
+    /// Linux ecn_alpha: EWMA of the CE share of delivered data, per round, in [0, 1].
+    ecn_alpha: f64,
+    /// C.delivered_ce: CE-marked bytes reported so far.
+    delivered_ce: u64,
+    /// C.delivered and C.delivered_ce at the last ecn_alpha update.
+    alpha_last_delivered: u64,
+    alpha_last_delivered_ce: u64,
+    /// The CE share of the last completed round exceeded ecn_thresh: our per-round stand-in
+    /// for Linux's per-sample RS.delivered_ce > RS.delivered * ecn_thresh.
+    ecn_round_too_high: bool,
+    /// Linux ecn_in_round / ecn_in_cycle / loss_in_cycle.
+    ecn_in_round: bool,
+    ecn_in_cycle: bool,
+    loss_in_cycle: bool,
+    /// Consecutive STARTUP rounds with a CE share of at least ecn_thresh.
+    startup_ecn_rounds: u32,
+    /// Emulated Linux TCP_CA_CWR: after a CE echo, until snd_una passes this snd_nxt.
+    ecn_cwr_until: Option<u64>,
+}
+
+/// The ECN parameters (see `PARAMS`).
+#[derive(Clone, Copy, Debug)]
+struct EcnParams {
+    enabled: bool,
+    /// `None`: eligible at any RTT.
+    max_rtt: Option<SimDuration>,
+    thresh: f64,
+    factor: f64,
+    alpha_gain: f64,
+    reprobe_gain: f64,
+}
+
+impl EcnParams {
+    fn from(params: &Params) -> Self {
+        let max_rtt_ms = params.number("ecn_max_rtt");
+        EcnParams {
+            enabled: params.boolean("ecn"),
+            max_rtt: (max_rtt_ms > 0.0).then(|| SimDuration::from_secs_f64(max_rtt_ms / 1e3)),
+            thresh: params.number("ecn_thresh"),
+            factor: params.number("ecn_factor"),
+            alpha_gain: params.number("ecn_alpha_gain"),
+            reprobe_gain: params.number("ecn_reprobe_gain"),
+        }
+    }
 }
 
 impl Bbr3 {
@@ -277,6 +369,7 @@ impl Bbr3 {
             beta: params.number("beta"),
             headroom: params.number("headroom"),
             startup_pacing_gain,
+            ecn: EcnParams::from(params),
             mode: Mode::Startup,
             pacing_gain: startup_pacing_gain,
             cwnd_gain: DEFAULT_CWND_GAIN,
@@ -335,6 +428,17 @@ impl Bbr3 {
             recovery_start_round: 0,
             packet_conservation: false,
             last_ack: None,
+            ecn_eligible: false,
+            ecn_alpha: ECN_ALPHA_INIT,
+            delivered_ce: 0,
+            alpha_last_delivered: 0,
+            alpha_last_delivered_ce: 0,
+            ecn_round_too_high: false,
+            ecn_in_round: false,
+            ecn_in_cycle: false,
+            loss_in_cycle: false,
+            startup_ecn_rounds: 0,
+            ecn_cwr_until: None,
         };
         // draft §5.2.1 OnInit.
         bbr.init_pacing_rate(None);
@@ -366,6 +470,16 @@ impl Bbr3 {
     /// BBR.inflight_shortterm in bytes (`u64::MAX` while unset).
     pub fn inflight_shortterm(&self) -> u64 {
         self.inflight_shortterm
+    }
+
+    /// Linux ecn_alpha: the smoothed CE share of delivered data, in [0, 1].
+    pub fn ecn_alpha(&self) -> f64 {
+        self.ecn_alpha
+    }
+
+    /// Whether the ECN logic is active (the path's min_rtt was within `ecn_max_rtt`).
+    pub fn ecn_eligible(&self) -> bool {
+        self.ecn_eligible
     }
 
     fn min_pipe_cwnd(&self) -> u64 {
@@ -402,12 +516,19 @@ impl Bbr3 {
         ack.bytes_in_flight + ack.bytes_acked + self.loss_in_round
     }
 
-    /// draft §5.5.10.2 IsInflightTooHigh (SACK assumed): RS.lost > RS.tx_in_flight * LossThresh.
-    fn is_inflight_too_high(&self, ack: &Ack) -> bool {
+    /// draft §5.5.10.2 IsInflightTooHigh, loss part (SACK assumed):
+    /// RS.lost > RS.tx_in_flight * LossThresh.
+    fn is_loss_too_high(&self, ack: &Ack) -> bool {
         self.rs_lost() as f64 > self.rs_tx_in_flight(ack) as f64 * self.loss_thresh
     }
 
-    /// draft §5.5.10.2 NoteLoss.
+    /// Linux bbr_is_inflight_too_high: the loss rate, or the CE share, is too high. The
+    /// draft's IsInflightTooHigh has only the loss part.
+    fn is_inflight_too_high(&self, ack: &Ack) -> bool {
+        self.is_loss_too_high(ack) || self.ecn_round_too_high
+    }
+
+    /// draft §5.5.10.2 NoteLoss (and Linux's loss_in_cycle).
     fn note_loss(&mut self) {
         if !self.is_loss_in_round {
             self.loss_round_delivered = self.delivered;
@@ -415,9 +536,12 @@ impl Bbr3 {
             self.save_cwnd();
         }
         self.is_loss_in_round = true;
+        self.loss_in_cycle = true;
     }
 
     /// draft §5.5.10.2 HandleLostPacket, once per ACK that marked `newly_lost` bytes lost.
+    /// Like Linux's bbr_skb_marked_lost, it judges the loss rate only (a lost packet carries
+    /// no CE information).
     fn handle_lost(&mut self, ack: &Ack, sample: &Sample) {
         self.note_loss();
         self.loss_in_round += ack.newly_lost;
@@ -425,9 +549,108 @@ impl Bbr3 {
         if !self.is_bw_probe_sample {
             return;
         }
-        if self.is_inflight_too_high(ack) {
+        if self.is_loss_too_high(ack) {
             self.handle_inflight_too_high(ack, sample);
         }
+    }
+
+    // ---- ECN (Linux tcp_bbr.c v3; the draft §3.7 leaves the response open) ----------------
+
+    /// Linux bbr_update_ecn_alpha, at the start of each round: decide eligibility, then
+    /// ecn_alpha = (1 - gain) * ecn_alpha + gain * ce_ratio (capped at 1), with ce_ratio the
+    /// CE-marked share of the bytes delivered since the last update (one round), and the
+    /// STARTUP exit on two rounds with ce_ratio >= ecn_thresh. Also judges the round for
+    /// IsInflightTooHigh (see `ecn_round_too_high`).
+    fn update_ecn_alpha(&mut self) {
+        if !self.ecn_eligible
+            && self.ecn.enabled
+            && self.ecn.factor > 0.0
+            && self
+                .min_rtt
+                .is_some_and(|m| self.ecn.max_rtt.is_none_or(|max| m <= max))
+        {
+            self.ecn_eligible = true;
+        }
+        self.ecn_round_too_high = false;
+        if !self.ecn_eligible {
+            return;
+        }
+        let delivered = self.delivered - self.alpha_last_delivered;
+        let delivered_ce = self.delivered_ce - self.alpha_last_delivered_ce;
+        if delivered == 0 {
+            return;
+        }
+        let ce_ratio = delivered_ce as f64 / delivered as f64;
+        let gain = self.ecn.alpha_gain;
+        self.ecn_alpha = ((1.0 - gain) * self.ecn_alpha + gain * ce_ratio).min(1.0);
+        self.alpha_last_delivered = self.delivered;
+        self.alpha_last_delivered_ce = self.delivered_ce;
+        // Linux bbr_is_inflight_too_high, ECN part: RS.delivered_ce > RS.delivered *
+        // ecn_thresh (strictly), here over the round rather than one rate sample.
+        self.ecn_round_too_high = self.ecn.thresh > 0.0
+            && delivered_ce > 0
+            && delivered_ce as f64 > delivered as f64 * self.ecn.thresh;
+        self.check_ecn_too_high_in_startup(ce_ratio);
+    }
+
+    /// Linux bbr_check_ecn_too_high_in_startup (>= here, as Linux).
+    fn check_ecn_too_high_in_startup(&mut self, ce_ratio: f64) {
+        if self.full_bw_reached || self.ecn.thresh <= 0.0 {
+            return;
+        }
+        if ce_ratio >= self.ecn.thresh {
+            self.startup_ecn_rounds += 1;
+        } else {
+            self.startup_ecn_rounds = 0;
+        }
+        if self.startup_ecn_rounds >= FULL_ECN_COUNT {
+            self.handle_queue_too_high_in_startup();
+        }
+    }
+
+    /// Linux bbr_handle_queue_too_high_in_startup / draft §5.3.1.3: the pipe is full and
+    /// inflight_longterm = max(BDP, inflight_latest).
+    fn handle_queue_too_high_in_startup(&mut self) {
+        self.full_bw_reached = true;
+        self.inflight_longterm = self.bdp().max(self.inflight_latest);
+    }
+
+    /// Linux TCP_CA_Open for the ECN re-probe: not in loss recovery, and not in the CWR
+    /// state a CE echo starts, which lasts until snd_una passes the snd_nxt of that moment
+    /// (Linux tcp_enter_cwr / tcp_fastretrans_alert). The sender does not enter CWR for a
+    /// controller that responds to ECN itself, so it is tracked here.
+    fn track_ecn_cwr(&mut self, ack: &Ack) {
+        if self.ecn_cwr_until.is_some_and(|point| ack.snd_una > point) {
+            self.ecn_cwr_until = None;
+        }
+        if ack.ecn_ce_bytes > 0 && self.ecn_cwr_until.is_none() && !ack.in_recovery {
+            self.ecn_cwr_until = Some(ack.snd_nxt);
+        }
+    }
+
+    /// Linux bbr_check_time_to_probe_bw, ECN part: after a cycle with CE marks and no loss,
+    /// once the marks have stopped (Open state), REFILL at once and let the first UP round
+    /// raise inflight_longterm by about ecn_reprobe_gain of itself: growth 2^n packets with
+    /// n = floor(log2(inflight_longterm * gain / MSS)), as RaiseInflightLongtermSlope counts.
+    fn is_time_to_reprobe_after_ecn(&mut self, ack: &Ack) -> bool {
+        if self.ecn.reprobe_gain <= 0.0
+            || !self.ecn_eligible
+            || !self.ecn_in_cycle
+            || self.loss_in_cycle
+            || ack.in_recovery
+            || self.ecn_cwr_until.is_some()
+        {
+            return false;
+        }
+        let rounds = if self.inflight_longterm == INFINITE {
+            30
+        } else {
+            let packets =
+                (self.inflight_longterm as f64 * self.ecn.reprobe_gain / self.mss as f64) as u64;
+            packets.checked_ilog2().unwrap_or(0).min(30)
+        };
+        self.start_probe_bw_refill(rounds);
+        true
     }
 
     /// draft §5.5.10.2 HandleInflightTooHigh.
@@ -474,39 +697,63 @@ impl Bbr3 {
         }
     }
 
-    /// draft ResetCongestionSignals. The RS.lost estimate (`loss_in_round`) is kept: in the
-    /// draft RS.lost is per packet and does not depend on these signals.
+    /// draft ResetCongestionSignals, and Linux's ECN and per-cycle flags. The RS.lost
+    /// estimate (`loss_in_round`) is kept: in the draft RS.lost is per packet and does not
+    /// depend on these signals.
     fn reset_congestion_signals(&mut self) {
         self.is_loss_in_round = false;
+        self.ecn_in_round = false;
+        self.loss_in_cycle = false;
+        self.ecn_in_cycle = false;
         self.bw_latest = 0.0;
         self.inflight_latest = 0;
     }
 
-    /// draft UpdateCongestionSignals.
-    fn update_congestion_signals(&mut self, sample: &Sample) {
+    /// draft UpdateCongestionSignals, with Linux's per-round ECN steps (bbr_main: ecn_alpha at
+    /// each round start, ecn_in_round from this ACK).
+    fn update_congestion_signals(&mut self, ack: &Ack, sample: &Sample) {
         self.update_max_bw(sample);
+        if self.round_start {
+            self.update_ecn_alpha();
+        }
+        self.ecn_in_round |= self.ecn_eligible && ack.ecn_ce_bytes > 0;
         if !self.loss_round_start {
             return;
         }
         self.adapt_lower_bounds_from_congestion();
         self.is_loss_in_round = false;
+        self.ecn_in_round = false;
     }
 
-    /// draft AdaptLowerBoundsFromCongestion, InitLowerBounds and LossLowerBounds.
+    /// draft AdaptLowerBoundsFromCongestion, InitLowerBounds and LossLowerBounds, with
+    /// Linux's ECN cut (bbr_adapt_lower_bounds): a round with CE marks cuts
+    /// inflight_shortterm (not bw_shortterm) to (1 - ecn_factor * ecn_alpha) of itself, with
+    /// no floor at inflight_latest; with loss too, the lower of the two cuts wins.
     fn adapt_lower_bounds_from_congestion(&mut self) {
-        if self.mode.is_probing_bw() || !self.is_loss_in_round {
+        if self.mode.is_probing_bw() {
             return;
         }
-        if self.bw_shortterm.is_infinite() {
-            self.bw_shortterm = self.max_bw();
+        let mut ecn_inflight_shortterm = INFINITE;
+        if self.ecn_in_round && self.ecn.factor > 0.0 {
+            if self.inflight_shortterm == INFINITE {
+                self.inflight_shortterm = self.cwnd;
+            }
+            let ecn_cut = 1.0 - self.ecn.factor * self.ecn_alpha;
+            ecn_inflight_shortterm = (self.inflight_shortterm as f64 * ecn_cut) as u64;
         }
-        if self.inflight_shortterm == INFINITE {
-            self.inflight_shortterm = self.cwnd;
+        if self.is_loss_in_round {
+            if self.bw_shortterm.is_infinite() {
+                self.bw_shortterm = self.max_bw();
+            }
+            if self.inflight_shortterm == INFINITE {
+                self.inflight_shortterm = self.cwnd;
+            }
+            self.bw_shortterm = self.bw_latest.max(self.beta * self.bw_shortterm);
+            self.inflight_shortterm = self
+                .inflight_latest
+                .max((self.beta * self.inflight_shortterm as f64) as u64);
         }
-        self.bw_shortterm = self.bw_latest.max(self.beta * self.bw_shortterm);
-        self.inflight_shortterm = self
-            .inflight_latest
-            .max((self.beta * self.inflight_shortterm as f64) as u64);
+        self.inflight_shortterm = self.inflight_shortterm.min(ecn_inflight_shortterm);
     }
 
     /// draft ResetShortTermModel.
@@ -828,8 +1075,7 @@ impl Bbr3 {
         {
             return;
         }
-        self.full_bw_reached = true;
-        self.inflight_longterm = self.bdp().max(self.inflight_latest);
+        self.handle_queue_too_high_in_startup();
     }
 
     /// draft §5.3.1.1 CheckStartupDone.
@@ -899,9 +1145,11 @@ impl Bbr3 {
         self.cwnd_gain = DEFAULT_CWND_GAIN;
     }
 
-    fn start_probe_bw_refill(&mut self) {
+    /// `probe_up_rounds`: the first UP round raises inflight_longterm by 2^this packets per
+    /// cwnd ACKed (0 normally; larger for Linux's ECN re-probe).
+    fn start_probe_bw_refill(&mut self, probe_up_rounds: u32) {
         self.reset_short_term_model();
-        self.bw_probe_up_rounds = 0;
+        self.bw_probe_up_rounds = probe_up_rounds;
         self.bw_probe_up_acked = 0;
         self.prev_probe_precautionary = false;
         self.ack_phase = AckPhase::Refilling;
@@ -922,11 +1170,16 @@ impl Bbr3 {
         self.raise_inflight_longterm_slope();
     }
 
-    /// draft §5.3.3.8 IsTimeToProbeBW (starts REFILL when it is).
-    fn is_time_to_probe_bw(&mut self, now: SimTime) -> bool {
+    /// draft §5.3.3.8 IsTimeToProbeBW (starts REFILL when it is), preceded by Linux's ECN
+    /// re-probe.
+    fn is_time_to_probe_bw(&mut self, ack: &Ack) -> bool {
+        if self.is_time_to_reprobe_after_ecn(ack) {
+            return true;
+        }
+        let now = ack.now;
         let waited = now > self.cycle_stamp + self.bw_probe_wait;
         if waited || self.is_reno_coexistence_probe_time() {
-            self.start_probe_bw_refill();
+            self.start_probe_bw_refill(0);
             return true;
         }
         false
@@ -997,11 +1250,18 @@ impl Bbr3 {
             }
             if self.mode.is_probe_bw() && self.prev_probe_precautionary && !self.prev_probe_too_high
             {
-                self.start_probe_bw_refill();
+                self.start_probe_bw_refill(0);
                 return true;
             }
         }
-        if !self.is_inflight_too_high(ack) {
+        if self.is_inflight_too_high(ack) {
+            // Linux bbr_adapt_upper_bounds: too high while the samples reflect a bandwidth
+            // probe. Losses were already judged per ACK in `handle_lost` (draft
+            // HandleLostPacket); this catches a CE share above ecn_thresh.
+            if self.ecn_round_too_high && self.is_bw_probe_sample {
+                self.handle_inflight_too_high(ack, sample);
+            }
+        } else {
             if self.inflight_longterm == INFINITE {
                 return false;
             }
@@ -1024,7 +1284,7 @@ impl Bbr3 {
         let mode = self.mode;
         match mode {
             Mode::ProbeBwDown => {
-                if self.is_time_to_probe_bw(ack.now) {
+                if self.is_time_to_probe_bw(ack) {
                     return;
                 }
                 if self.is_time_to_cruise(ack) {
@@ -1032,7 +1292,7 @@ impl Bbr3 {
                 }
             }
             Mode::ProbeBwCruise => {
-                self.is_time_to_probe_bw(ack.now);
+                self.is_time_to_probe_bw(ack);
             }
             // After one round of REFILL, start UP.
             Mode::ProbeBwRefill if self.round_start => {
@@ -1126,7 +1386,7 @@ impl Bbr3 {
     /// draft §5.2.3 UpdateModelAndState.
     fn update_model_and_state(&mut self, ack: &Ack, sample: &Sample) {
         self.update_latest_delivery_signals(sample);
-        self.update_congestion_signals(sample);
+        self.update_congestion_signals(ack, sample);
         self.update_ack_aggregation(ack);
         self.check_full_bw_reached(sample);
         self.check_startup_done(ack);
@@ -1188,12 +1448,17 @@ impl CongestionControl for Bbr3 {
             bytes_in_flight: ack.bytes_in_flight,
             bytes_acked: ack.bytes_acked,
         });
+        // C.delivered_ce, and the CWR state a CE echo would put a Linux sender in.
+        self.delivered_ce += ack.ecn_ce_bytes;
+        self.track_ecn_cwr(ack);
         let sample = self.sample(ack);
         if ack.newly_lost > 0 {
             self.handle_lost(ack, &sample);
         }
         self.update_model_and_state(ack, &sample);
         self.update_control_parameters(ack, entered_recovery);
+        // Linux bbr_main: ecn_in_cycle is noted after the state machine ran.
+        self.ecn_in_cycle |= ack.ecn_ce_bytes > 0;
     }
 
     /// draft §5.6.4.4 OnEnterFastRecovery, unless `on_ack` already saw the recovery flag.
@@ -1253,6 +1518,12 @@ impl CongestionControl for Bbr3 {
     }
 
     fn controls_recovery_window(&self) -> bool {
+        true
+    }
+
+    /// BBR v3 takes CE marks as a model input (Linux tcp_bbr.c; ignored where not eligible,
+    /// as Linux's BBR ignores classic ECN), so the sender must not apply RFC 3168's halving.
+    fn responds_to_ecn(&self) -> bool {
         true
     }
 
