@@ -1621,6 +1621,16 @@ mod tests {
             }
         }
 
+        /// A round-ending ACK as `round`, reporting `ce` of its bytes CE-marked.
+        fn ce_round(&mut self, rate: f64, in_flight: u64, ce: u64) {
+            let at = self.now + RTT;
+            let ack = Ack {
+                ecn_ce_bytes: ce,
+                ..self.rate_ack(at, rate, in_flight)
+            };
+            self.send(ack);
+        }
+
         fn send(&mut self, ack: Ack) {
             self.now = ack.now;
             self.delivered = ack.delivered;
@@ -2176,6 +2186,292 @@ mod tests {
         assert_eq!(offsets, [true, true]);
         let flow = Flow::into_cruise(&[]);
         assert_eq!(flow.bbr.bw_probe_wait, ms(2500));
+    }
+
+    // ---- ECN (Linux tcp_bbr.c v3) ----------------------------------------------------------
+
+    /// The helpers' RTT is 100 ms, above the default 5 ms eligibility bound: these tests lift
+    /// the bound (ecn_max_rtt = 0: any RTT) unless they test it.
+    fn any_rtt() -> [(&'static str, ParamInput); 1] {
+        [("ecn_max_rtt", ParamInput::Number(0.0))]
+    }
+
+    #[test]
+    fn ecn_parameters_default_to_linux_values() {
+        let bbr = Flow::new(&[]).bbr;
+        // Linux tcp_bbr.c: ecn_alpha_gain 16/256, ecn_thresh 128/256, ecn_factor 1/3 (85/256
+        // in its fixed point), ecn_reprobe_gain 128/256, ecn_max_rtt 5 000 us, alpha starts
+        // at 1 (256/256).
+        assert_eq!(bbr.ecn.alpha_gain, 1.0 / 16.0);
+        assert_eq!(bbr.ecn.thresh, 0.5);
+        assert_eq!(bbr.ecn.factor, 1.0 / 3.0);
+        assert_eq!(bbr.ecn.reprobe_gain, 0.5);
+        assert_eq!(bbr.ecn.max_rtt, Some(ms(5)));
+        assert!(bbr.ecn.enabled);
+        assert_eq!(bbr.ecn_alpha(), 1.0);
+        assert!(!bbr.ecn_eligible());
+        assert!(bbr.responds_to_ecn());
+    }
+
+    #[test]
+    fn ecn_alpha_is_an_ewma_of_the_ce_share_per_round_and_two_high_rounds_end_startup() {
+        let mut flow = Flow::new(&any_rtt());
+        // Round 1 (100 000 B, no marks): min_rtt is not known yet when the round starts
+        // (UpdateMinRTT runs later on that ACK), so the flow is not eligible and alpha stays
+        // at its initial 1.
+        flow.ce_round(1e6, 100_000, 0);
+        assert!(!flow.bbr.ecn_eligible());
+        assert_eq!(flow.bbr.ecn_alpha(), 1.0);
+        // Round 2 (200 000 B, 100 000 CE): eligible; the first ratio covers everything since
+        // the connection began (alpha_last_delivered starts at 0): 100 000 / 300 000 = 1/3.
+        // alpha = 15/16 * 1 + 1/16 * 1/3 = 0.958 333...
+        flow.ce_round(2e6, 100_000, 100_000);
+        assert!(flow.bbr.ecn_eligible());
+        let mut alpha = 15.0 / 16.0 + 1.0 / 16.0 / 3.0;
+        assert!((flow.bbr.ecn_alpha() - alpha).abs() < 1e-12);
+        // Round 3 (400 000 B, none): alpha = 15/16 * 0.958 333 = 0.898 437 5.
+        flow.ce_round(4e6, 100_000, 0);
+        alpha *= 15.0 / 16.0;
+        assert!((flow.bbr.ecn_alpha() - 0.898_437_5).abs() < 1e-12);
+        // Round 4 (800 000 B, all marked): alpha = 15/16 * 0.898 437 5 + 1/16
+        // = 0.904 785 156 25; the first STARTUP round with a CE share >= 50 %.
+        flow.ce_round(8e6, 100_000, 800_000);
+        alpha = 15.0 / 16.0 * alpha + 1.0 / 16.0;
+        assert!((flow.bbr.ecn_alpha() - 0.904_785_156_25).abs() < 1e-12);
+        assert_eq!(flow.bbr.startup_ecn_rounds, 1);
+        assert_eq!(flow.bbr.mode(), "startup");
+        // Round 5 decides, with 800 000 B delivered: STARTUP's check is ce_ratio >= 50 %
+        // (Linux bbr_check_ecn_too_high_in_startup), so 399 999 CE bytes restart the count
+        // and exactly 400 000 make the second round in a row that ends STARTUP.
+        let first_four = || {
+            let mut flow = Flow::new(&any_rtt());
+            for (rate, ce) in [(1e6, 0), (2e6, 100_000), (4e6, 0), (8e6, 800_000)] {
+                flow.ce_round(rate, 100_000, ce);
+            }
+            flow
+        };
+        let mut below = first_four();
+        below.ce_round(8e6, 1_000_000, 399_999);
+        assert_eq!(below.bbr.startup_ecn_rounds, 0);
+        assert_eq!(below.bbr.mode(), "startup");
+        let mut at = first_four();
+        at.ce_round(8e6, 1_000_000, 400_000);
+        assert_eq!(at.bbr.mode(), "drain");
+        // With 400 001 (above 50 %, so the round is also "too high" and DRAIN does not raise
+        // inflight_longterm to RS.tx_in_flight on the same ACK): STARTUP ends although the
+        // bandwidth grew within 3 rounds (full_bw_count 1); inflight_longterm =
+        // max(BDP = 8e6 B/s * 100 ms = 800 000, inflight_latest = 800 000) = 800 000.
+        // alpha = 15/16 * 0.904 785 156 25 + 1/16 * 400 001 / 800 000. (1 MB in flight >
+        // Inflight(1) = 800 000, so DRAIN does not end on the same ACK.)
+        flow.ce_round(8e6, 1_000_000, 400_001);
+        alpha = 15.0 / 16.0 * alpha + 400_001.0 / 800_000.0 / 16.0;
+        assert!((flow.bbr.ecn_alpha() - alpha).abs() < 1e-12);
+        assert!((alpha - 0.879_486_162_109_375).abs() < 1e-12);
+        assert_eq!(flow.bbr.full_bw_count, 1);
+        assert!(flow.bbr.full_bw_reached);
+        assert_eq!(flow.bbr.mode(), "drain");
+        assert_eq!(flow.bbr.inflight_longterm(), 800_000);
+    }
+
+    #[test]
+    fn a_probe_up_round_with_more_than_half_its_data_ce_marked_sets_inflight_longterm() {
+        // Exactly 50 % is not too high (Linux: RS.delivered_ce > RS.delivered * ecn_thresh).
+        let mut flow = Flow::into_up(&any_rtt());
+        flow.ce_round(8e6, 900_000, 400_000);
+        assert_eq!(flow.bbr.mode(), "probe_bw_up");
+        assert_eq!(flow.bbr.inflight_longterm(), INFINITE);
+        assert!(!flow.bbr.prev_probe_too_high);
+        // One byte more: the round's 800 000 B carried 400 001 CE bytes, > 50 %. As for a
+        // loss rate above 2 % (HandleInflightTooHigh): inflight_longterm = max(RS.tx_in_flight,
+        // Beta * min(BDP, cwnd)) = max(900 000 in flight + 800 000 ACKed, 0.7 * 800 000)
+        // = 1 700 000, and UP ends for DOWN (900 000 in flight > BDP: no CRUISE yet).
+        let mut flow = Flow::into_up(&any_rtt());
+        flow.ce_round(8e6, 900_000, 400_001);
+        assert_eq!(flow.bbr.inflight_longterm(), 1_700_000);
+        assert_eq!(flow.bbr.mode(), "probe_bw_down");
+        assert!(flow.bbr.prev_probe_too_high);
+        assert!(!flow.bbr.is_bw_probe_sample);
+        // A loss-free ECN round does not cut the short-term bounds in UP (probing).
+        assert!(flow.bbr.bw_shortterm.is_infinite());
+    }
+
+    #[test]
+    fn ce_marks_outside_probes_cut_inflight_shortterm_by_ecn_factor_times_alpha() {
+        let mut flow = Flow::into_cruise(&any_rtt());
+        // Clean numbers: alpha 0.5, and a round whose CE share is 0.5 keeps it there
+        // (15/16 * 0.5 + 1/16 * 0.5); cwnd 600 000.
+        flow.bbr.ecn_alpha = 0.5;
+        flow.bbr.cwnd = 600_000;
+        let round_bytes = flow.delivered - flow.bbr.alpha_last_delivered + 800_000;
+        flow.ce_round(8e6, 500_000, round_bytes / 2);
+        assert_eq!(flow.bbr.ecn_alpha(), 0.5);
+        // InitLowerBounds: inflight_shortterm = cwnd; ECN cut: 600 000 * (1 - 1/3 * 0.5)
+        // = 500 000 (within a byte: 1/3 is not exact in binary). No floor at
+        // inflight_latest (800 000), unlike the loss cut; bw_shortterm is not cut.
+        let lo1 = flow.bbr.inflight_shortterm();
+        assert!(lo1.abs_diff(500_000) <= 1, "inflight_shortterm {lo1}");
+        assert!(flow.bbr.bw_shortterm.is_infinite());
+        assert_eq!(flow.bbr.bw(), 8e6);
+        assert!(flow.bbr.cwnd() <= lo1);
+        assert_eq!(flow.bbr.mode(), "probe_bw_cruise");
+        // A round without marks: no cut; alpha = 15/16 * 0.5 = 0.468 75.
+        flow.ce_round(8e6, 400_000, 0);
+        assert_eq!(flow.bbr.inflight_shortterm(), lo1);
+        assert_eq!(flow.bbr.ecn_alpha(), 0.468_75);
+        // A round with 10 % marked (80 000 of 800 000): alpha = 15/16 * 0.468 75 + 1/16 * 0.1
+        // = 0.445 703 125; inflight_shortterm = lo1 * (1 - 0.445 703 125 / 3).
+        flow.ce_round(8e6, 400_000, 80_000);
+        let alpha = 15.0 / 16.0 * 0.468_75 + 0.1 / 16.0;
+        assert!((flow.bbr.ecn_alpha() - 0.445_703_125).abs() < 1e-12);
+        let lo2 = (lo1 as f64 * (1.0 - alpha / 3.0)) as u64;
+        assert!(flow.bbr.inflight_shortterm().abs_diff(lo2) <= 1);
+        assert!(lo2 < 426_000 && lo2 > 425_000, "{lo2}");
+        // Loss and marks in the same round. The loss cut is max(inflight_latest, 0.7 * lo2)
+        // = 800 000: inflight_latest is the largest delivery since the loss round began,
+        // the previous round's 800 000 (the loss cut never goes below what the path just
+        // delivered, and here even lifts the bound). The ECN cut lo2 * (1 - alpha' / 3),
+        // alpha' = 15/16 * alpha + 1/16 * 300 000 / 301 000, is about 357 000: the lower wins.
+        let ack = Ack {
+            newly_lost: MSS,
+            ..flow.plain_ack(flow.now + ms(10))
+        };
+        flow.send(ack);
+        let alpha_before = flow.bbr.ecn_alpha();
+        let lo_before = flow.bbr.inflight_shortterm();
+        flow.ce_round(3e6, 300_000, 300_000);
+        let ratio = 300_000.0 / (1_000.0 + 300_000.0);
+        let alpha = 15.0 / 16.0 * alpha_before + ratio / 16.0;
+        let ecn_lo = (lo_before as f64 * (1.0 - alpha / 3.0)) as u64;
+        let loss_lo = 800_000u64.max((0.7 * lo_before as f64) as u64);
+        assert_eq!(loss_lo, 800_000);
+        assert!(ecn_lo < 358_000 && ecn_lo > 356_000, "{ecn_lo}");
+        assert!(flow.bbr.inflight_shortterm().abs_diff(ecn_lo) <= 1);
+    }
+
+    #[test]
+    fn no_ecn_response_when_ineligible_or_disabled() {
+        for (inputs, why) in [
+            (vec![], "min_rtt 100 ms above ecn_max_rtt 5 ms"),
+            (
+                vec![
+                    ("ecn_max_rtt", ParamInput::Number(0.0)),
+                    ("ecn", ParamInput::Bool(false)),
+                ],
+                "ecn = false",
+            ),
+            (
+                vec![
+                    ("ecn_max_rtt", ParamInput::Number(0.0)),
+                    ("ecn_factor", ParamInput::Number(0.0)),
+                ],
+                "ecn_factor = 0",
+            ),
+        ] {
+            // STARTUP: every byte marked for three rounds, growing bandwidth: no exit.
+            let mut flow = Flow::new(&inputs);
+            for rate in [1e6, 2e6, 4e6] {
+                let bytes = (rate * 0.1) as u64;
+                flow.ce_round(rate, 100_000, bytes);
+            }
+            assert_eq!(flow.bbr.mode(), "startup", "{why}");
+            assert!(!flow.bbr.ecn_eligible(), "{why}");
+            assert_eq!(flow.bbr.ecn_alpha(), 1.0, "{why}");
+            // CRUISE: a fully marked round cuts nothing; UP: a fully marked round goes on.
+            let mut flow = Flow::into_cruise(&inputs);
+            flow.ce_round(8e6, 500_000, 800_000);
+            assert_eq!(flow.bbr.inflight_shortterm(), INFINITE, "{why}");
+            let mut flow = Flow::into_up(&inputs);
+            flow.ce_round(8e6, 900_000, 800_000);
+            assert_eq!(flow.bbr.mode(), "probe_bw_up", "{why}");
+            assert_eq!(flow.bbr.inflight_longterm(), INFINITE, "{why}");
+        }
+    }
+
+    #[test]
+    fn eligibility_needs_min_rtt_at_most_ecn_max_rtt() {
+        // Linux: ecn_eligible once min_rtt <= bbr_ecn_max_rtt_us (5 000 us); decided at a
+        // round start, so the second round (the first one knows min_rtt).
+        let eligible_after_two_rounds = |rtt: SimDuration| {
+            let mut flow = Flow::new(&[]);
+            for _ in 0..2 {
+                let ack = Ack {
+                    rtt: Some(rtt),
+                    min_rtt: Some(rtt),
+                    srtt: Some(rtt),
+                    ..flow.rate_ack(flow.now + RTT, 1e6, 10_000)
+                };
+                flow.send(ack);
+            }
+            flow.bbr.ecn_eligible()
+        };
+        assert!(eligible_after_two_rounds(ms(5)));
+        assert!(!eligible_after_two_rounds(
+            ms(5) + SimDuration::from_nanos(1)
+        ));
+    }
+
+    #[test]
+    fn marks_without_loss_start_the_next_probe_once_they_stop() {
+        let reprobe = |inputs: &[(&str, ParamInput)], lose: bool| {
+            let mut flow = Flow::into_cruise(inputs);
+            flow.bbr.inflight_longterm = 600_000;
+            // A CE echo: Linux enters CWR until snd_una passes snd_nxt = 50 000.
+            let ack = Ack {
+                ecn_ce_bytes: MSS,
+                snd_una: 10_000,
+                snd_nxt: 50_000,
+                ..flow.plain_ack(flow.now + ms(1))
+            };
+            flow.send(ack);
+            assert!(flow.bbr.ecn_in_cycle);
+            if lose {
+                let ack = Ack {
+                    newly_lost: MSS,
+                    snd_una: 11_000,
+                    snd_nxt: 50_000,
+                    ..flow.plain_ack(flow.now + ms(1))
+                };
+                flow.send(ack);
+            }
+            // snd_una reaches 50 000 but does not pass it: still CWR, still CRUISE.
+            let ack = Ack {
+                snd_una: 50_000,
+                snd_nxt: 60_000,
+                ..flow.plain_ack(flow.now + ms(1))
+            };
+            flow.send(ack);
+            assert_eq!(flow.bbr.mode(), "probe_bw_cruise");
+            // Past it, no marks: Open again.
+            let ack = Ack {
+                snd_una: 51_000,
+                snd_nxt: 60_000,
+                ..flow.plain_ack(flow.now + ms(1))
+            };
+            flow.send(ack);
+            flow
+        };
+        // Re-probe: REFILL at once (well before the 2.5 s wait), and the first UP round's
+        // inflight_longterm growth is 2^n packets per cwnd ACKed with
+        // n = floor(log2(600 000 * 0.5 / 1 000)) = floor(log2(300)) = 8.
+        let mut flow = reprobe(&any_rtt(), false);
+        assert_eq!(flow.bbr.mode(), "probe_bw_refill");
+        assert_eq!(flow.bbr.bw_probe_up_rounds, 8);
+        // RaiseInflightLongtermSlope when UP starts: cwnd / 2^8 bytes ACKed per +1 MSS, with
+        // the cwnd UP starts from (REFILL: the CRUISE cap 600 000 - 15 % = 510 000, plus the
+        // 1 000 B the REFILL ACK added).
+        let cwnd = flow.bbr.cwnd();
+        assert_eq!(cwnd, 511_000);
+        flow.round(8e6, 500_000);
+        assert_eq!(flow.bbr.mode(), "probe_bw_up");
+        assert_eq!(flow.bbr.bw_probe_up_rounds, 9);
+        assert_eq!(flow.bbr.probe_up_acked_per_inc, 511_000 / 256);
+        // Not after a cycle with loss, nor with ecn_reprobe_gain = 0.
+        assert_eq!(reprobe(&any_rtt(), true).bbr.mode(), "probe_bw_cruise");
+        let off = [
+            ("ecn_max_rtt", ParamInput::Number(0.0)),
+            ("ecn_reprobe_gain", ParamInput::Number(0.0)),
+        ];
+        assert_eq!(reprobe(&off, false).bbr.mode(), "probe_bw_cruise");
     }
 
     #[test]
