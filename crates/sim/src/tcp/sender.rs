@@ -375,8 +375,13 @@ impl Sender {
     fn update_loss_state(&mut self, now: SimTime, advanced: bool, prior_in_flight: u64) -> bool {
         let una = self.board.snd_una();
         let mut later_partial_ack = false;
+        // An ECN reduction ends once the cumulative ACK passes its point (Linux
+        // tcp_fastretrans_alert: CWR is held until snd_una is beyond high_seq). An ACK up to
+        // exactly the point acknowledges only the window already reduced for, so the CE marks
+        // it reports must not start a second reduction (RFC 3168 §6.1.2: at most once per
+        // window of data).
         if let LossState::Cwr { point } = self.state
-            && una >= point
+            && una > point
         {
             self.exit_recovery(now);
         }
@@ -915,13 +920,19 @@ mod tests {
         // The window drains by PRR: pipe 8 MSS before this ACK, prr_delivered = 2 MSS,
         // ceil(2 · 5/10) = 1 segment may be out in total.
         assert!(s.window() < 10 * MSS);
-        // Once everything outstanding at the mark is acknowledged, the reduction ends...
-        s.on_ack(at(100), &ack(10 * MSS, &[]), &mut out);
-        assert_eq!(s.state(), LossState::Open);
-        // ...and a new mark may reduce again.
-        let mut marked = ack(11 * MSS, &[]);
+        // Everything outstanding at the mark acknowledged, marks included: still the same
+        // window (Linux holds CWR until snd_una passes high_seq)...
+        let mut marked = ack(10 * MSS, &[]);
         marked.ce_bytes = 3 * MSS;
+        s.on_ack(at(100), &marked, &mut out);
+        assert_eq!(s.state(), LossState::Cwr { point: 10 * MSS });
+        assert_eq!(s.stats.ecn_reductions, 1);
+        // ...which ends with the first ACK beyond it; marks it reports belong to data sent
+        // after the reduction began and start the next one.
+        let mut marked = ack(11 * MSS, &[]);
+        marked.ce_bytes = 4 * MSS;
         s.on_ack(at(101), &marked, &mut out);
+        assert!(matches!(s.state(), LossState::Cwr { point } if point > 10 * MSS));
         assert_eq!(s.stats.ecn_reductions, 2);
     }
 
