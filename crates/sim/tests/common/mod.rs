@@ -187,6 +187,9 @@ impl<C: Probed> CongestionControl for Probe<C> {
     fn controls_recovery_window(&self) -> bool {
         self.inner.controls_recovery_window()
     }
+    fn responds_to_ecn(&self) -> bool {
+        self.inner.responds_to_ecn()
+    }
     fn mode(&self) -> &'static str {
         self.inner.mode()
     }
