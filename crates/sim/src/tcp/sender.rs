@@ -103,6 +103,9 @@ pub struct Sender {
     retransmit_now: bool,
     /// The receiver's CE byte counter in the latest ACK.
     ce_bytes_echoed: u64,
+    /// CE-marked bytes echoed by ACKs that delivered nothing (duplicate ACKs), for the next
+    /// `Ack` the controller sees.
+    ce_bytes_unreported: u64,
     /// Loss episodes (fast recoveries and timeouts) so far; retransmissions are tagged with it.
     episode: u32,
     /// snd_una when the last retransmission timeout fired.
@@ -133,6 +136,7 @@ impl Sender {
             partial_ack_seen: false,
             una_at_last_timeout: None,
             ce_bytes_echoed: 0,
+            ce_bytes_unreported: 0,
             episode: 0,
             retransmit_now: false,
             cwnd_limited: false,
@@ -314,6 +318,7 @@ impl Sender {
         let ce_bytes = ack.ce_bytes.saturating_sub(self.ce_bytes_echoed);
         self.ce_bytes_echoed = self.ce_bytes_echoed.max(ack.ce_bytes);
         self.stats.ce_bytes += ce_bytes;
+        self.ce_bytes_unreported += ce_bytes;
         if ce_bytes > 0 && self.state == LossState::Open && !self.cc.responds_to_ecn() {
             self.enter_cwr(now, prior_in_flight);
         }
@@ -341,7 +346,10 @@ impl Sender {
                 newly_lost,
                 snd_una: self.board.snd_una(),
                 snd_nxt: self.board.snd_nxt(),
-                ecn_ce_bytes: ce_bytes,
+                // Including marks echoed by earlier duplicate ACKs (a CE-marked segment
+                // that arrived out of order without SACK, or a duplicate), which reached no
+                // controller: every echoed byte is reported once.
+                ecn_ce_bytes: std::mem::take(&mut self.ce_bytes_unreported),
                 rate_sample,
                 in_recovery,
                 cwnd_limited,
@@ -934,6 +942,59 @@ mod tests {
         s.on_ack(at(101), &marked, &mut out);
         assert!(matches!(s.state(), LossState::Cwr { point } if point > 10 * MSS));
         assert_eq!(s.stats.ecn_reductions, 2);
+    }
+
+    /// A controller that responds to ECN itself and counts the CE bytes it is told of.
+    struct CountsCe {
+        seen: std::sync::Arc<std::sync::atomic::AtomicU64>,
+    }
+
+    impl CongestionControl for CountsCe {
+        fn name(&self) -> &'static str {
+            "counts-ce"
+        }
+        fn on_ack(&mut self, ack: &Ack) {
+            self.seen
+                .fetch_add(ack.ecn_ce_bytes, std::sync::atomic::Ordering::Relaxed);
+        }
+        fn on_congestion_event(&mut self, _: &CongestionEvent) {}
+        fn on_retransmission_timeout(&mut self, _: &TimeoutEvent) {}
+        fn cwnd(&self) -> u64 {
+            10 * MSS
+        }
+        fn ssthresh(&self) -> u64 {
+            cclab_cc::UNLIMITED
+        }
+        fn responds_to_ecn(&self) -> bool {
+            true
+        }
+    }
+
+    #[test]
+    fn ce_marks_echoed_by_duplicate_acks_reach_a_controller_that_responds_to_ecn() {
+        let seen = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+        let mut s = sender(Recovery::NewReno);
+        s.cc = Box::new(CountsCe { seen: seen.clone() });
+        let mut out = Vec::new();
+        s.start(at(0), &mut out);
+        // Without SACK, segment 1 arriving CE-marked ahead of segment 0 draws a duplicate
+        // ACK: the receiver's counter says 1 MSS, but nothing new is delivered, so there is
+        // no `Ack` for the controller yet.
+        let mut duplicate = ack(0, &[]);
+        duplicate.ce_bytes = MSS;
+        s.on_ack(at(50), &duplicate, &mut out);
+        assert_eq!(seen.load(std::sync::atomic::Ordering::Relaxed), 0);
+        // Segment 0 arrives: the next `Ack` carries the mark (the counter did not move).
+        let mut cumulative = ack(2 * MSS, &[]);
+        cumulative.ce_bytes = MSS;
+        s.on_ack(at(51), &cumulative, &mut out);
+        assert_eq!(seen.load(std::sync::atomic::Ordering::Relaxed), MSS);
+        assert_eq!((s.stats.ce_bytes, s.stats.ecn_reductions), (MSS, 0));
+        // And only once.
+        let mut next = ack(3 * MSS, &[]);
+        next.ce_bytes = MSS;
+        s.on_ack(at(52), &next, &mut out);
+        assert_eq!(seen.load(std::sync::atomic::Ordering::Relaxed), MSS);
     }
 
     #[test]
