@@ -317,6 +317,8 @@ pub struct Bbr3 {
     /// The CE share of the last completed round exceeded ecn_thresh: our per-round stand-in
     /// for Linux's per-sample RS.delivered_ce > RS.delivered * ecn_thresh.
     ecn_round_too_high: bool,
+    /// Bytes delivered in the last completed round (the denominator of the in-round check).
+    ecn_last_round_delivered: u64,
     /// Linux ecn_in_round / ecn_in_cycle / loss_in_cycle.
     ecn_in_round: bool,
     ecn_in_cycle: bool,
@@ -434,6 +436,7 @@ impl Bbr3 {
             alpha_last_delivered: 0,
             alpha_last_delivered_ce: 0,
             ecn_round_too_high: false,
+            ecn_last_round_delivered: 0,
             ecn_in_round: false,
             ecn_in_cycle: false,
             loss_in_cycle: false,
@@ -585,12 +588,27 @@ impl Bbr3 {
         self.ecn_alpha = ((1.0 - gain) * self.ecn_alpha + gain * ce_ratio).min(1.0);
         self.alpha_last_delivered = self.delivered;
         self.alpha_last_delivered_ce = self.delivered_ce;
+        self.ecn_last_round_delivered = delivered;
         // Linux bbr_is_inflight_too_high, ECN part: RS.delivered_ce > RS.delivered *
         // ecn_thresh (strictly), here over the round rather than one rate sample.
         self.ecn_round_too_high = self.ecn.thresh > 0.0
             && delivered_ce > 0
             && delivered_ce as f64 > delivered as f64 * self.ecn.thresh;
         self.check_ecn_too_high_in_startup(ce_ratio);
+    }
+
+    /// The same test within a round, so that a probe stops about when Linux's per-sample
+    /// test would (its RS spans the last round trip, not the round so far): once the CE bytes
+    /// of the current round exceed ecn_thresh times what the last full round delivered, the
+    /// data of one round trip is more than ecn_thresh marked, whatever the rest of the round
+    /// brings.
+    fn check_ecn_too_high_within_round(&mut self) {
+        if !self.ecn_eligible || self.ecn.thresh <= 0.0 || self.ecn_round_too_high {
+            return;
+        }
+        let delivered_ce = self.delivered_ce - self.alpha_last_delivered_ce;
+        self.ecn_round_too_high = self.ecn_last_round_delivered > 0
+            && delivered_ce as f64 > self.ecn_last_round_delivered as f64 * self.ecn.thresh;
     }
 
     /// Linux bbr_check_ecn_too_high_in_startup (>= here, as Linux).
@@ -716,6 +734,7 @@ impl Bbr3 {
         if self.round_start {
             self.update_ecn_alpha();
         }
+        self.check_ecn_too_high_within_round();
         self.ecn_in_round |= self.ecn_eligible && ack.ecn_ce_bytes > 0;
         if !self.loss_round_start {
             return;
@@ -2293,6 +2312,36 @@ mod tests {
         assert!(!flow.bbr.is_bw_probe_sample);
         // A loss-free ECN round does not cut the short-term bounds in UP (probing).
         assert!(flow.bbr.bw_shortterm.is_infinite());
+    }
+
+    #[test]
+    fn a_probe_stops_within_the_round_once_marks_exceed_half_the_last_rounds_data() {
+        let mut flow = Flow::into_up(&any_rtt());
+        // The round that started UP delivered 1 000 + 1 000 (two plain ACKs) + 800 000 B.
+        assert_eq!(flow.bbr.ecn_last_round_delivered, 802_000);
+        // ACKs of 100 000 B, all marked, within the next round: 400 000 CE bytes are not
+        // more than 50 % of 802 000 = 401 000...
+        let marked = |flow: &mut Flow| {
+            let ack = Ack {
+                bytes_acked: 100_000,
+                delivered: flow.delivered + 100_000,
+                bytes_in_flight: 900_000,
+                ecn_ce_bytes: 100_000,
+                ..flow.plain_ack(flow.now + ms(10))
+            };
+            flow.send(ack);
+        };
+        for _ in 0..4 {
+            marked(&mut flow);
+        }
+        assert_eq!(flow.bbr.mode(), "probe_bw_up");
+        assert_eq!(flow.bbr.inflight_longterm(), INFINITE);
+        // ...500 000 are: the data of one round trip is more than half marked whatever the
+        // rest of this round brings. inflight_longterm = max(900 000 in flight + 100 000
+        // ACKed, 0.7 * min(BDP, cwnd)) = 1 000 000; DOWN.
+        marked(&mut flow);
+        assert_eq!(flow.bbr.inflight_longterm(), 1_000_000);
+        assert_eq!(flow.bbr.mode(), "probe_bw_down");
     }
 
     #[test]
