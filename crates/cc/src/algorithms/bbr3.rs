@@ -28,7 +28,7 @@
 //! to (1 - ecn_factor * ecn_alpha) of itself (ecn_factor = 1/3); after a cycle with marks but
 //! no loss, a round without marks starts the next probe at once (`ecn_reprobe_gain`). The
 //! sender reports CE-marked bytes per ACK, not per rate sample, so the CE share is counted
-//! per round trip.
+//! per round trip (and checked within the round against the last round's delivery).
 //!
 //! Differences forced by the sender interface (see docs/algorithms/bbr3.md): no spurious-loss
 //! undo (no such event); losses arrive per ACK as `newly_lost`, not per packet with
