@@ -79,8 +79,9 @@ pub struct Ack {
     /// Next new byte the sender will send; an ACK with `snd_una` past the `snd_nxt` recorded
     /// at some earlier time ends the round trip that started then (Linux Vegas, HyStart).
     pub snd_nxt: u64,
-    /// Payload bytes the receiver reports as having arrived CE-marked since the previous ACK
-    /// (an accurate-ECN byte counter, RFC 9768 style); always 0 for flows without ECN.
+    /// Payload bytes the receiver reports as having arrived CE-marked since the previous
+    /// `Ack` (an accurate-ECN byte counter, RFC 9768 style; marks echoed by duplicate ACKs,
+    /// which produce no `Ack`, come with the next one); always 0 for flows without ECN.
     pub ecn_ce_bytes: u64,
     /// Delivery-rate sample, if this ACK delivered a segment with send-time state.
     pub rate_sample: Option<RateSample>,
