@@ -95,7 +95,7 @@ pub const PARAMS: &[ParamSpec] = &[
 pub const INFO: AlgorithmInfo = AlgorithmInfo {
     name: "bbr3",
     aliases: &["bbrv3"],
-    summary: "BBR with loss-aware bounds (inflight_longterm/shortterm, bw_shortterm) and PROBE_BW DOWN/CRUISE/REFILL/UP",
+    summary: "BBR with loss- and ECN-aware bounds (inflight_longterm/shortterm, bw_shortterm) and PROBE_BW DOWN/CRUISE/REFILL/UP",
     reference: "draft-ietf-ccwg-bbr-06 (BBRv3); recovery window: draft-cardwell-iccrg-bbr-congestion-control-02 §4.6.4.4; ECN response: Linux BBRv3 net/ipv4/tcp_bbr.c (github.com/google/bbr, v3)",
     params: PARAMS,
     uses_slow_start: false,
