@@ -17,8 +17,8 @@ pub enum Event {
     FlowStart(u32),
     /// A flow's retransmission timer.
     RetransmissionTimer(u32),
-    /// A flow's pacing timer: the next paced transmission is due.
-    PacingTimer(u32),
+    /// A flow may send again: pacing or TCP Small Queues held it back until now.
+    SendTimer(u32),
     /// A flow's delayed-ACK timer at the receiver.
     DelayedAckTimer(u32),
     /// Record time-series samples.

@@ -298,6 +298,11 @@ impl Link {
         self.in_flight.len() as u64
     }
 
+    /// Time the transmitter needs at `now` to send everything admitted so far.
+    pub fn backlog(&self, now: SimTime) -> SimDuration {
+        self.busy_until.saturating_since(now)
+    }
+
     /// Transmitter busy time within `[0, t]` (for utilization over a window ending at `t`).
     pub fn busy_until_time(&self, t: SimTime) -> SimDuration {
         // Work scheduled beyond `t` is one contiguous busy period ending at busy_until.

@@ -39,7 +39,7 @@ struct Flow {
     data_path: [u32; HOPS],
     ack_path: [u32; HOPS],
     rto: TimerSlot,
-    pacing: TimerSlot,
+    send_timer: TimerSlot,
     delayed_ack: TimerSlot,
     /// Sorted data-segment indexes to drop at the bottleneck (first transmissions).
     drop: Vec<u64>,
@@ -164,6 +164,7 @@ impl Simulation {
                         min_rto: group.min_rto,
                         pacing: group.pacing,
                         ecn: group.ecn,
+                        nic_rate_bps: Some(topology.access.rate_bps),
                     },
                     cc,
                 );
@@ -185,7 +186,7 @@ impl Simulation {
                     data_path: [sender_up, BOTTLENECK, receiver_down],
                     ack_path: [receiver_up, BOTTLENECK_REVERSE, sender_down],
                     rto: TimerSlot::default(),
-                    pacing: TimerSlot::default(),
+                    send_timer: TimerSlot::default(),
                     delayed_ack: TimerSlot::default(),
                     drop: group.drop.clone(),
                     data_drops: 0,
@@ -280,14 +281,14 @@ impl Simulation {
                     TimerAction::Ignore => {}
                 }
             }
-            Event::PacingTimer(id) => {
+            Event::SendTimer(id) => {
                 let flow = &mut self.flows[id as usize];
-                match flow.pacing.on_event(self.now) {
+                match flow.send_timer.on_event(self.now) {
                     TimerAction::Fire => {
-                        flow.sender.on_pacing_timer(self.now, &mut self.outbox);
+                        flow.sender.on_send_timer(self.now, &mut self.outbox);
                         self.after_sender(id);
                     }
-                    TimerAction::Reschedule(at) => self.queue.schedule(at, Event::PacingTimer(id)),
+                    TimerAction::Reschedule(at) => self.queue.schedule(at, Event::SendTimer(id)),
                     TimerAction::Ignore => {}
                 }
             }
@@ -473,8 +474,8 @@ impl Simulation {
         if let Some(at) = flow.rto.set(flow.sender.rto_deadline()) {
             self.queue.schedule(at, Event::RetransmissionTimer(id));
         }
-        if let Some(at) = flow.pacing.set(flow.sender.pacing_deadline()) {
-            self.queue.schedule(at, Event::PacingTimer(id));
+        if let Some(at) = flow.send_timer.set(flow.sender.send_deadline()) {
+            self.queue.schedule(at, Event::SendTimer(id));
         }
     }
 
@@ -542,6 +543,19 @@ impl Simulation {
             if flow.size.is_some_and(|size| delivered > size) {
                 return fail(format!(
                     "flow {id}: more bytes delivered than the transfer holds"
+                ));
+            }
+            // TCP Small Queues bounds what waits on the sender's own link.
+            let backlog = self.links[flow.data_path[0] as usize].backlog(self.now);
+            if flow
+                .sender
+                .worst_host_backlog()
+                .is_some_and(|most| backlog > most)
+            {
+                return fail(format!(
+                    "flow {id}: {:.3} ms of data wait on the sender's link, more than TCP Small \
+                     Queues allows",
+                    backlog.as_millis_f64()
                 ));
             }
             #[cfg(debug_assertions)]

@@ -324,3 +324,75 @@ start = "2s"
     );
     assert_eq!(result.flows[1].start.as_secs_f64(), 2.0);
 }
+
+#[test]
+fn a_sender_limited_by_its_own_link_keeps_small_queues_and_stops_growing() {
+    // The sender's access link (5 Mbit/s) is slower than the bottleneck (10 Mbit/s) and its
+    // buffer is unlimited, so nothing is ever dropped and Reno never leaves slow start.
+    // Without TCP Small Queues the window would double every RTT and park it all on the
+    // host's link. With it (Linux tcp_small_queue_check), at most max(2 packets, 1 ms of
+    // pacing rate) waits there, the flow stops being cwnd-limited, and the window stays
+    // below twice the largest flight (tcp_is_cwnd_limited in slow start).
+    let (result, sink) = run(r#"
+duration = "30s"
+[topology]
+bottleneck = { rate = "10Mbps", delay = "30ms", buffer = "1bdp" }
+access = { rate = "5Mbps", delay = "1ms" }
+[[flows]]
+cc = "reno"
+"#);
+    let flow = &result.flows[0];
+    assert_eq!((flow.drops, flow.retransmissions, flow.timeouts), (0, 0, 0));
+
+    // The NIC never idles after the first RTTs: goodput = 5 Mbit/s × 1448/1500.
+    let goodput = delivered_between(&sink.flows, 0, 5.0, 30.0) as f64 * 8.0 / 25.0;
+    let expected = 5e6 * 1448.0 / 1500.0;
+    assert!(
+        (goodput / expected - 1.0).abs() < 0.002,
+        "goodput {goodput} vs {expected}"
+    );
+
+    // RTT once the first samples have set the pacing rate behind the limit (before them the
+    // initial window goes out at once, as in Linux): 64 ms of propagation; data
+    // serialization 2.4 + 1.2 + 2.4 ms; ACKs (52 B) 0.2 ms; the delayed ACK waits for the
+    // next segment, 2.4 ms behind; and at most the 3000-byte limit (4.8 ms) queued ahead on
+    // the host's link. The pacing rate is at most 2 × cwnd/srtt ≈ 2 × 2 × 5 Mbit/s: 2.4 kB
+    // per ms, below two packets.
+    let most = 64.0 + 6.0 + 0.2 + 2.4 + 4.8;
+    let rtts: Vec<f64> = sink
+        .flows
+        .iter()
+        .filter(|s| s.time.as_secs_f64() >= 1.0)
+        .filter_map(|s| s.rtt)
+        .map(|rtt| rtt.as_millis_f64())
+        .collect();
+    let max_rtt = rtts.iter().copied().fold(0.0, f64::max);
+    assert!(
+        max_rtt <= most,
+        "largest RTT sample {max_rtt} ms > {most} ms"
+    );
+
+    let max_inflight = sink
+        .flows
+        .iter()
+        .map(|s| s.inflight_bytes)
+        .max()
+        .unwrap_or(0);
+    let last = sink.flows.last().expect("samples were taken");
+    eprintln!(
+        "goodput {goodput:.0} bit/s, max RTT {max_rtt:.2} ms, max inflight {max_inflight} B, \
+         final cwnd {} B",
+        last.cwnd_bytes
+    );
+    // The largest flight is the NIC rate × that RTT; the window stops below twice it.
+    let flight_bound = 5e6 / 8.0 * most / 1000.0;
+    assert!(
+        (max_inflight as f64) < flight_bound,
+        "inflight {max_inflight} > {flight_bound}"
+    );
+    assert!(
+        last.cwnd_bytes < 2 * max_inflight + 2 * 1448,
+        "cwnd {} kept growing past twice the flight {max_inflight}",
+        last.cwnd_bytes
+    );
+}

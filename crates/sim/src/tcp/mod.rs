@@ -5,3 +5,4 @@ pub mod receiver;
 pub mod rtt;
 pub mod scoreboard;
 pub mod sender;
+pub mod small_queues;

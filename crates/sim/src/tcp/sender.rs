@@ -19,6 +19,7 @@ use crate::packet::{Ecn, MAX_SACK_BLOCKS, Packet, PacketKind, SackBlock};
 use crate::tcp::delivery_rate::{AckRateState, DeliveryRate};
 use crate::tcp::rtt::RttEstimator;
 use crate::tcp::scoreboard::Scoreboard;
+use crate::tcp::small_queues::{LIMIT_OUTPUT_BYTES, SmallQueues};
 
 /// RFC 5681 §3.2 / RFC 6675 DupThresh.
 const DUP_THRESH: u64 = 3;
@@ -37,6 +38,10 @@ pub struct SenderConfig {
     pub pacing: bool,
     /// Send ECN-capable (ECT) data.
     pub ecn: bool,
+    /// Rate of the sender's own access link in bit/s: with it the sender keeps TCP Small
+    /// Queues' limit on what waits there (`small_queues.rs`); `None` hands every packet over
+    /// at once (unit tests).
+    pub nic_rate_bps: Option<u64>,
 }
 
 /// Linux `tcp_ca_state`, reduced to what the model distinguishes.
@@ -116,7 +121,9 @@ pub struct Sender {
     cwnd_usage_end: u64,
     next_send_time: SimTime,
     rto_deadline: Option<SimTime>,
-    pacing_deadline: Option<SimTime>,
+    /// When sending resumes after pacing or TCP Small Queues held it back.
+    send_deadline: Option<SimTime>,
+    small_queues: Option<SmallQueues>,
     data_end: u64,
     pub stats: SenderStats,
 }
@@ -144,7 +151,10 @@ impl Sender {
             cwnd_usage_end: 0,
             next_send_time: SimTime::ZERO,
             rto_deadline: None,
-            pacing_deadline: None,
+            send_deadline: None,
+            small_queues: config
+                .nic_rate_bps
+                .map(|rate| SmallQueues::new(rate, config.mss + config.header_bytes)),
             data_end,
             stats: SenderStats::default(),
             config,
@@ -186,8 +196,16 @@ impl Sender {
         self.rto_deadline
     }
 
-    pub fn pacing_deadline(&self) -> Option<SimTime> {
-        self.pacing_deadline
+    pub fn send_deadline(&self) -> Option<SimTime> {
+        self.send_deadline
+    }
+
+    /// The most data TCP Small Queues lets wait on the sender's own link, as transmission
+    /// time (`None` without the model).
+    pub fn worst_host_backlog(&self) -> Option<SimDuration> {
+        let wire_packet = self.config.mss + self.config.header_bytes;
+        let host = self.small_queues.as_ref()?;
+        Some(host.worst_backlog(LIMIT_OUTPUT_BYTES, wire_packet))
     }
 
     fn sack_enabled(&self) -> bool {
@@ -217,7 +235,7 @@ impl Sender {
     }
 
     /// Pacing rate in bit/s of payload: the controller's, or Linux's default when pacing is
-    /// on (`tcp_update_pacing_rate`: cwnd/srtt × 200 % in slow start, × 120 % after).
+    /// on.
     pub fn pacing_rate(&self) -> Option<u64> {
         if let Some(rate) = self.cc.pacing_rate() {
             return Some(rate.max(1));
@@ -225,6 +243,13 @@ impl Sender {
         if !self.config.pacing {
             return None;
         }
+        self.default_pacing_rate()
+    }
+
+    /// Linux `tcp_update_pacing_rate`: cwnd/srtt × 200 % in slow start, × 120 % after; Linux
+    /// keeps it whether or not it paces, for TCP Small Queues. `None` before the first RTT
+    /// sample.
+    fn default_pacing_rate(&self) -> Option<u64> {
         let srtt = self.rtt.srtt()?;
         let cwnd = self.window();
         let percent = if cwnd < self.cc.ssthresh() / 2 {
@@ -596,13 +621,14 @@ impl Sender {
         self.transmit(now, out);
     }
 
-    /// The pacing timer expired: send what is due.
-    pub fn on_pacing_timer(&mut self, now: SimTime, out: &mut Vec<Packet>) {
-        self.pacing_deadline = None;
+    /// The send timer (pacing or TCP Small Queues) expired: send what is due.
+    pub fn on_send_timer(&mut self, now: SimTime, out: &mut Vec<Packet>) {
+        self.send_deadline = None;
         self.transmit(now, out);
     }
 
-    /// Send as much as the window, the receive window, pacing and the application allow.
+    /// Send as much as the window, the receive window, pacing, TCP Small Queues and the
+    /// application allow.
     fn transmit(&mut self, now: SimTime, out: &mut Vec<Packet>) {
         let mut blocked_by_window = false;
         loop {
@@ -627,14 +653,18 @@ impl Sender {
                 }
             };
             let pipe = self.pipe();
-            let forced = retransmission.is_some() && std::mem::take(&mut self.retransmit_now);
+            let forced = retransmission.is_some() && self.retransmit_now;
             if !forced && pipe + len as u64 > self.window() {
                 blocked_by_window = true;
                 break;
             }
+            if let Some(release) = self.small_queues_hold(now, retransmission.is_some()) {
+                self.send_deadline = Some(release);
+                break;
+            }
             if let Some(rate) = self.pacing_rate() {
                 if now < self.next_send_time && !forced {
-                    self.pacing_deadline = Some(self.next_send_time);
+                    self.send_deadline = Some(self.next_send_time);
                     break;
                 }
                 // Pace payload bytes: the next send may leave len·8/rate seconds later.
@@ -642,12 +672,31 @@ impl Sender {
                 self.next_send_time = self.next_send_time.max(now)
                     + SimDuration::from_nanos(gap.min(u64::MAX as u128) as u64);
             }
+            if forced {
+                self.retransmit_now = false;
+            }
             self.send_segment(now, seq, len, retransmission.is_some(), pipe, out);
         }
         // As Linux's tcp_write_xmit: a full window counts as cwnd-limited even when pacing,
         // not the window, stopped this attempt.
         let window_full = self.pipe() + self.config.mss > self.window();
         self.validate_cwnd(blocked_by_window || window_full);
+    }
+
+    /// TCP Small Queues: `Some(when)` if the next packet must wait for the NIC to drain.
+    /// Linux sends anyway when at most one segment is unacknowledged, and checks
+    /// retransmissions too, against twice the limit (`tcp_xmit_retransmit_queue`).
+    fn small_queues_hold(&self, now: SimTime, retransmission: bool) -> Option<SimTime> {
+        let host = self.small_queues.as_ref()?;
+        if self.board.snd_nxt() - self.board.snd_una() <= self.config.mss {
+            return None;
+        }
+        // The limit is at least two packets: below that, no need to work it out.
+        host.blocked_until(now, host.two_packets())?;
+        let wire_packet = self.config.mss + self.config.header_bytes;
+        let rate = self.cc.pacing_rate().or_else(|| self.default_pacing_rate());
+        let limit = SmallQueues::limit(rate, wire_packet) << u32::from(retransmission);
+        host.blocked_until(now, host.time_to_send(limit))
     }
 
     fn send_segment(
@@ -670,6 +719,9 @@ impl Sender {
             self.prr.out += len as u64;
         }
         let wire_bytes = len + self.config.header_bytes as u32;
+        if let Some(host) = &mut self.small_queues {
+            host.on_send(now, wire_bytes as u64);
+        }
         self.stats.packets_sent += 1;
         self.stats.payload_bytes_sent += len as u64;
         self.stats.wire_bytes_sent += wire_bytes as u64;
@@ -747,6 +799,7 @@ mod tests {
                 min_rto: SimDuration::from_millis(200),
                 pacing: false,
                 ecn: false,
+                nic_rate_bps: None,
             },
             Box::new(cc),
         )

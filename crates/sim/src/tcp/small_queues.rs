@@ -1,0 +1,141 @@
+//! TCP Small Queues: how much of its own data a sender lets wait in its host's transmit queue.
+//!
+//! Linux `tcp_small_queue_check` (net/ipv4/tcp_output.c) stops `tcp_write_xmit` while more
+//! than `limit = max(2·skb truesize, sk_pacing_rate >> 10)` bytes of the socket sit in the
+//! qdisc and NIC, capped by `net.ipv4.tcp_limit_output_bytes` (16 × 64 KiB = 1 MiB, the default
+//! from 2013 until 4 MiB in 2025) and doubled for retransmissions; the socket resumes when the
+//! NIC has sent enough. So a window larger than the path can carry stays in the socket instead
+//! of flooding the host queue, the flow stops being cwnd-limited, and the window stops
+//! growing (`tcp_is_cwnd_limited`). Without it a sender whose window runs away (Hybla's
+//! `2^ρ − 1` per ACK at ρ = 10) would park millions of packets on its access link.
+//!
+//! The sender's access link carries only its own data, so the host knows when its NIC will
+//! be idle: `busy_until` advances by each packet's serialization time, computed as the link
+//! computes it (exactly, unless the access link's own buffer drops a packet, which only an
+//! access buffer smaller than the limit can do). cclab counts wire bytes where Linux counts
+//! skb truesize (about twice as much for 1500-byte packets).
+
+use cclab_cc::{SimDuration, SimTime};
+
+/// Linux `sysctl_tcp_limit_output_bytes`: 16 × 65536.
+pub const LIMIT_OUTPUT_BYTES: u64 = 16 * 65_536;
+
+#[derive(Clone, Debug)]
+pub struct SmallQueues {
+    nic_rate_bps: u64,
+    /// Transmission time of two packets: the smallest limit.
+    two_packets: SimDuration,
+    /// When the NIC will have sent every packet handed to it so far.
+    busy_until: SimTime,
+    /// Sub-nanosecond serialization remainder, carried as `Link` carries it.
+    carry: u64,
+}
+
+impl SmallQueues {
+    pub fn new(nic_rate_bps: u64, wire_packet: u64) -> Self {
+        let mut host = SmallQueues {
+            nic_rate_bps: nic_rate_bps.max(1),
+            two_packets: SimDuration::ZERO,
+            busy_until: SimTime::ZERO,
+            carry: 0,
+        };
+        host.two_packets = host.time_to_send(2 * wire_packet);
+        host
+    }
+
+    /// Transmission time of the smallest limit, two packets.
+    pub fn two_packets(&self) -> SimDuration {
+        self.two_packets
+    }
+
+    /// The byte limit for a sender whose pacing rate (Linux `sk_pacing_rate`, here in bit/s)
+    /// is `pacing_rate_bps`: about 1 ms of it (`>> 10`), at least two packets, at most
+    /// [`LIMIT_OUTPUT_BYTES`]. (Linux doubles it for a retransmission: the sender does.)
+    pub fn limit(pacing_rate_bps: Option<u64>, wire_packet: u64) -> u64 {
+        let per_millisecond = pacing_rate_bps.map_or(u64::MAX, |bps| (bps / 8) >> 10);
+        per_millisecond.max(2 * wire_packet).min(LIMIT_OUTPUT_BYTES)
+    }
+
+    /// `None` if a packet may go to the NIC now (at most `allowed` of work, the
+    /// [`time_to_send`](Self::time_to_send) of the limit, waits there), else when enough
+    /// will have left.
+    pub fn blocked_until(&self, now: SimTime, allowed: SimDuration) -> Option<SimTime> {
+        let backlog = self.busy_until.saturating_since(now);
+        (backlog > allowed).then(|| now + backlog.saturating_sub(allowed))
+    }
+
+    /// A packet of `wire_bytes` went to the NIC at `now`.
+    pub fn on_send(&mut self, now: SimTime, wire_bytes: u64) {
+        if self.busy_until <= now {
+            self.busy_until = now;
+            self.carry = 0;
+        }
+        // Fits in u64: a packet's bits × 10^9 plus a remainder below the rate.
+        let numerator = wire_bytes * 8 * 1_000_000_000 + self.carry;
+        self.carry = numerator % self.nic_rate_bps;
+        self.busy_until += SimDuration::from_nanos(numerator / self.nic_rate_bps);
+    }
+
+    /// The most time the NIC may still need when the sender checks the limit (twice the
+    /// limit, for a retransmission) and hands over one more packet: what a sender's access
+    /// link can hold at worst (rounded up).
+    pub fn worst_backlog(&self, limit: u64, wire_packet: u64) -> SimDuration {
+        self.time_to_send(2 * limit + wire_packet) + SimDuration::from_nanos(1)
+    }
+
+    /// The NIC's transmission time for `bytes` (rounded down).
+    pub fn time_to_send(&self, bytes: u64) -> SimDuration {
+        let nanos = bytes as u128 * 8 * 1_000_000_000 / self.nic_rate_bps as u128;
+        SimDuration::from_nanos(nanos.min(u64::MAX as u128) as u64)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const WIRE: u64 = 1500;
+
+    #[test]
+    fn limit_is_a_millisecond_of_pacing_rate_within_two_packets_and_one_mebibyte() {
+        // 100 Mbit/s = 12.5 MB/s; >> 10 gives 12207 bytes.
+        assert_eq!(SmallQueues::limit(Some(100_000_000), WIRE), 12_207);
+        // 10 Mbit/s: 1220 bytes, below the two-packet floor.
+        assert_eq!(SmallQueues::limit(Some(10_000_000), WIRE), 3_000);
+        // 100 Gbit/s: 12.2 MB, above the cap; no rate known yet: the cap.
+        assert_eq!(SmallQueues::limit(Some(100_000_000_000), WIRE), 1_048_576);
+        assert_eq!(SmallQueues::limit(None, WIRE), 1_048_576);
+    }
+
+    #[test]
+    fn sender_waits_until_the_nic_has_drained_to_the_limit() {
+        // 12 Mbit/s NIC: a 1500-byte packet takes 1 ms.
+        let mut host = SmallQueues::new(12_000_000, WIRE);
+        let t0 = SimTime::ZERO;
+        let allowed = host.two_packets();
+        assert_eq!(allowed, SimDuration::from_millis(2));
+        for _ in 0..3 {
+            assert_eq!(host.blocked_until(t0, allowed), None);
+            host.on_send(t0, WIRE);
+        }
+        // Three packets (3 ms of work) wait; more than two packets: blocked until the NIC is
+        // 1 ms in, when exactly two remain.
+        let release = t0 + SimDuration::from_millis(1);
+        assert_eq!(host.blocked_until(t0, allowed), Some(release));
+        assert_eq!(host.blocked_until(release, allowed), None);
+        // Idle NIC: the next packet starts at once.
+        let later = t0 + SimDuration::from_millis(10);
+        host.on_send(later, WIRE);
+        assert_eq!(host.blocked_until(later, allowed), None);
+    }
+
+    #[test]
+    fn busy_time_carries_the_sub_nanosecond_remainder_as_links_do() {
+        // 7 Mbit/s: 1500 B take 1714285.714 ns; 7000 of them exactly 12 s.
+        let mut host = SmallQueues::new(7_000_000, WIRE);
+        for _ in 0..7000 {
+            host.on_send(SimTime::ZERO, WIRE);
+        }
+        assert_eq!(host.busy_until, SimTime::ZERO + SimDuration::from_secs(12));
+    }
+}
