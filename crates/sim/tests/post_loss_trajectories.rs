@@ -742,8 +742,9 @@ fn veno_cuts_a_fifth_on_a_shallow_queue_and_half_on_a_deep_one() {
 /// equations could not be obtained, so this tests the documented reconstruction, not the
 /// papers: with T the smoothed RTT, m = (T - T_min)/(T_max - T_min) the congestion measure,
 /// a loss sets cwnd <- cwnd (1 - β), β = 1/8 + (1/2 - 1/8) m; congestion avoidance adds
-/// Δ = k1 e^(-k2 m) T²/(T + T1) segments per RTT (k1 = 110, k2 = 2, T1 = 1 s), i.e. the
-/// window gains ~k1 T/(T + T1) segments per second whatever the RTT.
+/// Δ = k1 e^(-k2 m) T²/(T + T1) segments per RTT (k1 = 110, T1 = 1 s, and k2 = 2 here to
+/// exercise the penalty, which is off by default), i.e. the window gains ~k1 T/(T + T1)
+/// segments per second whatever the RTT.
 #[test]
 fn libra_cut_scales_with_the_queue_and_growth_follows_its_documented_law() {
     // Empty queue at the loss: 100 Mbit/s, base RTT 44 ms, BDP 367 packets, loss at ~150
@@ -758,7 +759,10 @@ fn libra_cut_scales_with_the_queue_and_growth_follows_its_documented_law() {
             rate,
             delay,
             duration,
-            &format!("cc = \"libra\"\ninitial_ssthresh = {ssthresh}\ndrop = [1500]"),
+            &format!(
+                "cc = \"libra\"\nparams = {{ k2 = 2.0 }}\ninitial_ssthresh = {ssthresh}\n\
+                 drop = [1500]"
+            ),
         );
         let (result, samples) = run(&text);
         let loss = single_loss(&result, &samples);

@@ -38,8 +38,10 @@ const PARAMS: &[ParamSpec] = &[
         .doc(
             "alpha = k1*P; default (ours) makes the increase 1 packet/RTT at T = 100 ms, T1 = 1 s",
         ),
-    ParamSpec::number("k2", 2.0, 0.0, 100.0)
-        .doc("penalty steepness: P = exp(-k2*m), m = queueing delay / largest queueing delay"),
+    ParamSpec::number("k2", 0.0, 0.0, 100.0).doc(
+        "penalty steepness: P = exp(-k2*m), m = queueing delay / largest queueing delay \
+         (default 0: no penalty, which keeps flows of different RTTs fair)",
+    ),
     ParamSpec::number("t1", 1.0, 0.001, 100.0)
         .unit("s")
         .doc("T1 in alpha*T^2/(T+T1): RTTs well below T1 get RTT-independent rate growth"),
