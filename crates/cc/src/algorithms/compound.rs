@@ -209,13 +209,8 @@ impl CongestionControl for Compound {
         self.rounds.restart();
     }
 
-    fn on_packet_sent(&mut self, _now: crate::time::SimTime, bytes: u64, bytes_in_flight: u64) {
-        // Restarting after idle (nothing was outstanding): the round in progress spans the
-        // idle time, so start measuring afresh (Linux Vegas: CA_EVENT_TX_START). BaseRTT
-        // is kept, as the paper's "minimum of all measured RTTs".
-        if bytes_in_flight == bytes {
-            self.rounds.restart();
-        }
+    fn on_packet_sent(&mut self, now: crate::time::SimTime, bytes: u64, bytes_in_flight: u64) {
+        self.rounds.on_packet_sent(now, bytes, bytes_in_flight);
     }
 
     fn cwnd(&self) -> u64 {

@@ -78,7 +78,13 @@ impl Path {
                 // The controller recorded this ACK's (pre-refill) snd_nxt as the next mark.
                 self.round_end = self.snd_nxt;
             }
-            self.snd_nxt = self.snd_nxt.max(self.snd_una + cc.cwnd());
+            // Refill the window segment by segment, telling the controller as a sender does.
+            let target = self.snd_nxt.max(self.snd_una + cc.cwnd());
+            while self.snd_nxt < target {
+                let len = self.mss.min(target - self.snd_nxt);
+                self.snd_nxt += len;
+                cc.on_packet_sent(self.now, len, self.snd_nxt - self.snd_una);
+            }
             if ended {
                 return acks;
             }

@@ -13,7 +13,7 @@
 //! §3.2: "the minimum of all measured round trip times").
 
 use crate::controller::Ack;
-use crate::time::SimDuration;
+use crate::time::{SimDuration, SimTime};
 
 /// The RTT samples of one finished round.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -78,6 +78,8 @@ pub struct RoundTracker {
     round_end: Option<u64>,
     current: RoundStats,
     base_rtt: Option<SimDuration>,
+    /// When the latest ACK arrived: a send at that instant was clocked out by it.
+    last_ack: Option<SimTime>,
 }
 
 impl Default for RoundTracker {
@@ -92,6 +94,7 @@ impl RoundTracker {
             round_end: None,
             current: RoundStats::EMPTY,
             base_rtt: None,
+            last_ack: None,
         }
     }
 
@@ -104,6 +107,7 @@ impl RoundTracker {
     /// samples (the ending ACK's own sample included, as Linux's `pkts_acked` runs before
     /// `cong_avoid`) and start the next round at this ACK.
     pub fn on_ack(&mut self, ack: &Ack) -> Option<RoundStats> {
+        self.last_ack = Some(ack.now);
         if let Some(rtt) = ack.rtt {
             self.base_rtt = Some(self.base_rtt.map_or(rtt, |base| base.min(rtt)));
             self.current.add(rtt);
@@ -130,6 +134,19 @@ impl RoundTracker {
     pub fn restart(&mut self) {
         self.round_end = None;
         self.current = RoundStats::EMPTY;
+    }
+
+    /// A segment of `bytes` left the sender, `bytes_in_flight` including it. If nothing else
+    /// was outstanding and no ACK clocked it out at this instant, the sender had been idle
+    /// and the round in progress spans the idle time: measuring starts afresh (Linux Vegas
+    /// resets on `CA_EVENT_TX_START`; `BaseRTT` is kept, the paper's "minimum of all measured
+    /// round trip times"). A one-segment window also sends from an empty pipe, but on the ACK
+    /// that emptied it; restarting there would never let a round finish (Linux Vegas falls
+    /// back to Reno then, with fewer than 3 samples).
+    pub fn on_packet_sent(&mut self, now: SimTime, bytes: u64, bytes_in_flight: u64) {
+        if bytes_in_flight == bytes && self.last_ack != Some(now) {
+            self.restart();
+        }
     }
 }
 
@@ -181,6 +198,26 @@ mod tests {
         assert_eq!(round.samples, 2);
         assert_eq!(round.mean_rtt(), Some(SimDuration::from_millis(80)));
         assert_eq!(t.base_rtt(), Some(SimDuration::from_millis(50)));
+    }
+
+    #[test]
+    fn a_one_segment_window_finishes_rounds_but_a_send_after_idle_restarts() {
+        let mut t = RoundTracker::new();
+        let at = |ms| SimTime::ZERO + SimDuration::from_millis(ms);
+        let one = |snd_una, ms| Ack {
+            now: at(ms),
+            ..ack_at(snd_una, snd_una, Some(100))
+        };
+        // One segment per RTT: each ACK empties the pipe and clocks out the next segment.
+        assert_eq!(t.on_ack(&one(1000, 100)), None);
+        t.on_packet_sent(at(100), 1000, 1000);
+        let round = t
+            .on_ack(&one(2000, 200))
+            .expect("the round ends one RTT later");
+        assert_eq!(round.samples, 2);
+        // Idle: the next segment leaves 5 s after the last ACK; its round starts afresh.
+        t.on_packet_sent(at(5200), 1000, 1000);
+        assert_eq!(t.on_ack(&one(3000, 5300)), None);
     }
 
     #[test]
