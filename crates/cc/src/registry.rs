@@ -23,6 +23,9 @@ pub struct AlgorithmInfo {
     /// Whether the `slow_start` scenario key applies (false for controllers with their own
     /// start-up, such as Vegas or BBR).
     pub uses_slow_start: bool,
+    /// Whether the controller starts from the `initial_ssthresh` it is given (false for
+    /// controllers without a slow-start threshold, such as BBR or FAST).
+    pub uses_initial_ssthresh: bool,
     pub build: BuildController,
 }
 

@@ -433,6 +433,22 @@ fn flow_group(section: &Section) -> Result<FlowGroup, ScenarioError> {
         }
     };
 
+    if !cc.uses_initial_ssthresh && initial_ssthresh != InitialSsthresh::Unlimited {
+        return Err(section.invalid(
+            "initial_ssthresh",
+            &format!("`{}` has no slow-start threshold; remove the key", cc.name),
+        ));
+    }
+    if !cc.uses_slow_start && initial_ssthresh == InitialSsthresh::PacketPair {
+        return Err(section.invalid(
+            "initial_ssthresh",
+            &format!(
+                "`{}` has its own start-up, which does not take the packet-pair estimate; \
+                 give segments or bytes",
+                cc.name
+            ),
+        ));
+    }
     let (slow_start, slow_start_shorthand) = match section.get("slow_start") {
         None => ("standard", None),
         Some(Value::String(s)) => match s.split_once(':') {

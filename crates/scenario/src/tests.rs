@@ -249,6 +249,21 @@ fn malformed_inputs_name_file_key_and_problem() {
             "unknown slow-start variant",
         ),
         (
+            "cc = \"hybla\"\nslow_start = \"limited\"",
+            "flows.0.slow_start",
+            "own start-up",
+        ),
+        (
+            "cc = \"hybla\"\ninitial_ssthresh = \"packet-pair\"",
+            "flows.0.initial_ssthresh",
+            "does not take the packet-pair estimate",
+        ),
+        (
+            "cc = \"bbr\"\ninitial_ssthresh = 100",
+            "flows.0.initial_ssthresh",
+            "`bbr` has no slow-start threshold",
+        ),
+        (
             "cc = \"reno\"\nparams = { beta = 0.5 }",
             "flows.0.params.beta",
             "unknown parameter",

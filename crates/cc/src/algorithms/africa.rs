@@ -36,6 +36,7 @@ pub const INFO: AlgorithmInfo = AlgorithmInfo {
     reference: "King, Baraniuk, Riedi, IEEE INFOCOM 2005, pp. 1838-1848; RFC 3649 Appendix B for a(w), b(w)",
     params: PARAMS,
     uses_slow_start: true,
+    uses_initial_ssthresh: true,
     build: |config, params, slow_start| Box::new(Africa::new(config, params, slow_start)),
 };
 

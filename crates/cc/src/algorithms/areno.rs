@@ -47,6 +47,7 @@ pub const INFO: AlgorithmInfo = AlgorithmInfo {
     reference: "Shimonishi, Hama, Murase, IEEE GLOBECOM 2005 (TCP-Adaptive Reno); seed-spec §5.20",
     params: PARAMS,
     uses_slow_start: true,
+    uses_initial_ssthresh: true,
     build: |config, params, slow_start| {
         Box::new(AdaptiveReno::new(
             config,

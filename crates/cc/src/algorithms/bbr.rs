@@ -52,6 +52,7 @@ pub const INFO: AlgorithmInfo = AlgorithmInfo {
                 Linux net/ipv4/tcp_bbr.c",
     params: PARAMS,
     uses_slow_start: false,
+    uses_initial_ssthresh: false,
     build: |config, params, _slow_start| Box::new(Bbr::new(config, params)),
 };
 

@@ -99,6 +99,7 @@ pub const INFO: AlgorithmInfo = AlgorithmInfo {
     reference: "draft-ietf-ccwg-bbr-06 (BBRv3); recovery window: draft-cardwell-iccrg-bbr-congestion-control-02 §4.6.4.4; ECN response: Linux BBRv3 net/ipv4/tcp_bbr.c (github.com/google/bbr, v3)",
     params: PARAMS,
     uses_slow_start: false,
+    uses_initial_ssthresh: false,
     build: |config, params, _slow_start| Box::new(Bbr3::new(config, params)),
 };
 

@@ -57,6 +57,7 @@ pub const INFO: AlgorithmInfo = AlgorithmInfo {
     reference: "Xu, Harfoush, Rhee, IEEE INFOCOM 2004; Ha, Rhee, Xu, OSR 42(5) 2008 Fig. 1; Linux net/ipv4/tcp_bic.c (variant, defaults)",
     params: PARAMS,
     uses_slow_start: true,
+    uses_initial_ssthresh: true,
     build: |config, params, slow_start| {
         Box::new(Bic::new(config, BicParams::from_params(params), slow_start))
     },

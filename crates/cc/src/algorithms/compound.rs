@@ -48,6 +48,7 @@ pub const INFO: AlgorithmInfo = AlgorithmInfo {
     reference: "Tan, Song, Zhang, Sridharan, IEEE INFOCOM 2006; draft-sridharan-tcpm-ctcp-02",
     params: PARAMS,
     uses_slow_start: true,
+    uses_initial_ssthresh: true,
     build: |config, params, slow_start| Box::new(Compound::from_params(config, params, slow_start)),
 };
 

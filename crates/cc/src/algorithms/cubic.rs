@@ -45,6 +45,7 @@ pub const INFO: AlgorithmInfo = AlgorithmInfo {
     reference: "RFC 9438 §4 (obsoletes RFC 8312); Ha, Rhee, Xu, ACM SIGOPS OSR 42(5), 2008",
     params: PARAMS,
     uses_slow_start: true,
+    uses_initial_ssthresh: true,
     build: |config, params, slow_start| {
         Box::new(Cubic::new(
             config,

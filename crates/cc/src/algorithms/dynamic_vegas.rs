@@ -51,6 +51,7 @@ pub const INFO: AlgorithmInfo = AlgorithmInfo {
                 Software Engineering 3(2) 2008; seed-spec §2.2; Vegas per ns-2 tcp-vegas.cc",
     params: PARAMS,
     uses_slow_start: false,
+    uses_initial_ssthresh: true,
     build: |config, params, _slow_start| Box::new(DynamicVegas::from_params(config, params)),
 };
 

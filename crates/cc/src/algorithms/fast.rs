@@ -44,6 +44,7 @@ pub const INFO: AlgorithmInfo = AlgorithmInfo {
     reference: "Wei, Jin, Low, Hegde, IEEE/ACM ToN 14(6) 2006; Jin, Wei, Low, INFOCOM 2004",
     params: PARAMS,
     uses_slow_start: false,
+    uses_initial_ssthresh: false,
     build: |config, params, _slow_start| Box::new(Fast::from_params(config, params)),
 };
 

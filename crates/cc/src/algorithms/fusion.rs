@@ -49,6 +49,7 @@ pub const INFO: AlgorithmInfo = AlgorithmInfo {
     reference: "Kaneko, Fujikawa, Su, Katto, PFLDnet 2007 (TCP-Fusion); seed-spec §5.21",
     params: PARAMS,
     uses_slow_start: true,
+    uses_initial_ssthresh: true,
     build: |config, params, slow_start| {
         Box::new(Fusion::new(
             config,

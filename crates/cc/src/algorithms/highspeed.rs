@@ -20,6 +20,7 @@ pub const INFO: AlgorithmInfo = AlgorithmInfo {
     reference: "RFC 3649 §5 and Appendix B (a(w)/b(w) table as in Linux net/ipv4/tcp_highspeed.c)",
     params: &[],
     uses_slow_start: true,
+    uses_initial_ssthresh: true,
     build: |config, _params, slow_start| Box::new(HighSpeed::new(config, slow_start)),
 };
 

@@ -46,6 +46,7 @@ pub const INFO: AlgorithmInfo = AlgorithmInfo {
     reference: "Leith & Shorten, H-TCP, PFLDnet 2004; draft-leith-tcp-htcp; Linux net/ipv4/tcp_htcp.c",
     params: PARAMS,
     uses_slow_start: true,
+    uses_initial_ssthresh: true,
     build: |config, params, slow_start| {
         Box::new(Htcp::new(
             config,

@@ -39,6 +39,7 @@ pub const INFO: AlgorithmInfo = AlgorithmInfo {
     reference: "Caini & Firrincieli, Int. J. Satell. Commun. Netw. 22(5), 2004; Linux net/ipv4/tcp_hybla.c",
     params: PARAMS,
     uses_slow_start: false,
+    uses_initial_ssthresh: true,
     build: |config, params, _slow_start| Box::new(Hybla::new(config, params)),
 };
 

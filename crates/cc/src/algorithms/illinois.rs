@@ -51,6 +51,7 @@ pub const INFO: AlgorithmInfo = AlgorithmInfo {
                 Linux net/ipv4/tcp_illinois.c",
     params: PARAMS,
     uses_slow_start: true,
+    uses_initial_ssthresh: true,
     build: |config, params, slow_start| Box::new(Illinois::from_params(config, params, slow_start)),
 };
 

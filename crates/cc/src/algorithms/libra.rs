@@ -58,6 +58,7 @@ pub const INFO: AlgorithmInfo = AlgorithmInfo {
                 seed-spec §5.9; equations reconstructed, see docs/algorithms/libra.md",
     params: PARAMS,
     uses_slow_start: true,
+    uses_initial_ssthresh: true,
     build: |config, params, slow_start| {
         Box::new(Libra::new(
             config,

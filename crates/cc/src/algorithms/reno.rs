@@ -18,6 +18,7 @@ pub const INFO: AlgorithmInfo = AlgorithmInfo {
     reference: "RFC 5681 §3.1-3.2; RFC 6582; RFC 3465 byte counting",
     params: &[],
     uses_slow_start: true,
+    uses_initial_ssthresh: true,
     build: |config, _params, slow_start| Box::new(Reno::new(config, slow_start)),
 };
 

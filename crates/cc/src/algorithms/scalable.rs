@@ -41,6 +41,7 @@ pub const INFO: AlgorithmInfo = AlgorithmInfo {
     reference: "T. Kelly, Scalable TCP, ACM CCR 33(2), 2003; Linux net/ipv4/tcp_scalable.c (variant)",
     params: PARAMS,
     uses_slow_start: true,
+    uses_initial_ssthresh: true,
     build: |config, params, slow_start| {
         Box::new(Scalable::new(
             config,

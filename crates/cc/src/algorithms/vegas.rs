@@ -51,6 +51,7 @@ pub const INFO: AlgorithmInfo = AlgorithmInfo {
                 Linux net/ipv4/tcp_vegas.c (variant = \"linux\")",
     params: PARAMS,
     uses_slow_start: false,
+    uses_initial_ssthresh: true,
     build: |config, params, _slow_start| Box::new(Vegas::from_params(config, params)),
 };
 

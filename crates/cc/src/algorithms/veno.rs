@@ -39,6 +39,7 @@ pub const INFO: AlgorithmInfo = AlgorithmInfo {
     reference: "Fu & Liew, IEEE JSAC 21(2) 2003; Linux net/ipv4/tcp_veno.c",
     params: PARAMS,
     uses_slow_start: true,
+    uses_initial_ssthresh: true,
     build: |config, params, slow_start| {
         Box::new(Veno::new(
             config,

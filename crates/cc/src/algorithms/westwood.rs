@@ -40,6 +40,7 @@ pub const INFO: AlgorithmInfo = AlgorithmInfo {
                 Linux net/ipv4/tcp_westwood.c",
     params: PARAMS,
     uses_slow_start: true,
+    uses_initial_ssthresh: true,
     build: |config, params, slow_start| {
         Box::new(Westwood::new(
             config,

@@ -55,6 +55,7 @@ pub const INFO: AlgorithmInfo = AlgorithmInfo {
     reference: "Baiocchi, Castellani, Vacirca, PFLDnet 2007; Linux net/ipv4/tcp_yeah.c",
     params: PARAMS,
     uses_slow_start: true,
+    uses_initial_ssthresh: true,
     build: |config, params, slow_start| Box::new(Yeah::from_params(config, params, slow_start)),
 };
 

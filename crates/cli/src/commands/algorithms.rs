@@ -36,10 +36,17 @@ pub fn listing() -> String {
         };
         let _ = writeln!(out, "{}{aliases}: {}", a.name, a.summary);
         let _ = writeln!(out, "    reference: {}", a.reference);
-        if !a.uses_slow_start {
+        if !a.uses_initial_ssthresh {
             let _ = writeln!(
                 out,
-                "    has its own start-up; the slow_start key does not apply"
+                "    has its own start-up and no slow-start threshold; the slow_start and \
+                 initial_ssthresh keys do not apply"
+            );
+        } else if !a.uses_slow_start {
+            let _ = writeln!(
+                out,
+                "    has its own start-up; the slow_start key and initial_ssthresh = \
+                 \"packet-pair\" do not apply"
             );
         }
         parameters(&mut out, a.params);

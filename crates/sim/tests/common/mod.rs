@@ -221,6 +221,7 @@ pub const fn probe_info<C: Probed>() -> AlgorithmInfo {
         reference: "",
         params: &[],
         uses_slow_start: true,
+        uses_initial_ssthresh: true,
         build: build_probe::<C>,
     }
 }
