@@ -368,10 +368,10 @@ fn scalable_cuts_an_eighth_and_regains_it_in_thirteen_rtts() {
 /// distance to W_max, (W_max - w)/2, but never more than S_max = 32 segments (the linear
 /// "additive increase" part far below W_max); past W_max, max probing mirrors it.
 ///
-/// The increase is applied per ACK (bic_inc/cwnd per segment, as Linux's tcp_bic.c does), so
-/// the distance shrinks continuously, dw/dRTT = (W_max - w)/2, by e^(-1/2) = 0.61 per RTT
-/// rather than by the paper's 1/2 per discrete step. The test integrates the per-ACK law and
-/// also checks the window stays between that and the discrete halving.
+/// One step per round trip, worked out from the window at the round's start and spread over
+/// its ACKs; so the distance to W_max halves per RTT once below S_max. Once within 2·S_min
+/// of W_max the step is S_min = 0.01, the window creeps past W_max, and max probing doubles
+/// its distance above W_max each round trip up to S_max, then grows linearly.
 #[test]
 fn bic_cuts_to_four_fifths_then_searches_back_to_w_max() {
     // 100 Mbit/s, base RTT 100 ms: BDP = 833 packets; W_max ≈ 600 never queues.
@@ -395,23 +395,84 @@ fn bic_cuts_to_four_fifths_then_searches_back_to_w_max() {
     assert!(w_max - loss.ssthresh > 2.0 * 32.0, "W_max {w_max:.1}");
     let rtt = srtt(&samples[loss.at]);
     let exit = loss.recovered;
-    let s_max = 32.0;
-    let points = follow(&samples, (exit, loss.ssthresh), (exit, 3.5), |w, _| {
+    let (s_min, s_max) = (0.01, 32.0);
+    let step = |w: f64| {
         if w < w_max {
-            ((w_max - w) / 2.0).clamp(0.01, s_max)
+            ((w_max - w) / 2.0).clamp(s_min, s_max)
         } else {
-            (w - w_max).clamp(0.01, s_max)
+            (w - w_max).clamp(s_min, s_max)
         }
+    };
+    // Rounds as the controller counts them: a round ends once the cumulative ACK passes the
+    // snd_nxt (= acknowledged + in flight, no losses after recovery) of its start. Within a
+    // round the step is spread evenly over its ACKs; the window grows in whole segments.
+    let mut points = Vec::new();
+    let mut round_windows = Vec::new(); // measured cwnd at each round's start
+    let (mut w, mut w_start) = (loss.ssthresh, loss.ssthresh);
+    let mut credit = 0.0;
+    let mut previous = at(&samples, exit);
+    let mut round_end = previous.bytes_acked + previous.inflight_bytes;
+    for s in samples.iter().filter(|s| secs(s) > exit && secs(s) <= 3.5) {
+        if s.bytes_acked > round_end {
+            round_end = s.bytes_acked + s.inflight_bytes;
+            w_start = w;
+            round_windows.push(cwnd(s));
+        }
+        let acked = (s.bytes_acked - previous.bytes_acked) as f64 / MSS;
+        credit += step(w_start) * acked / w_start;
+        let whole = credit.floor();
+        w += whole;
+        credit -= whole;
+        previous = s;
+        points.push((secs(s), w, cwnd(s)));
+    }
+    // Binary search: the S_max-clamped rounds, then halving the distance, up to a segment
+    // below W_max. Round boundaries are read off a 1 ms clock: allow a millisecond's share of
+    // a step.
+    let search: Vec<_> = points
+        .iter()
+        .copied()
+        .take_while(|&(_, predicted, _)| predicted < w_max - 1.0)
+        .collect();
+    assert_close("bic", &search, |_, predicted| {
+        1.5 + 0.01 * (predicted - loss.ssthresh).abs() + step(predicted) * 0.001 / rtt
     });
-    assert_close("bic", &points, growth_tolerance(loss.ssthresh));
-    // Discrete halving per RTT is the faster of the two readings: the distance to W_max
-    // after n RTTs of the search (after the S_max phase) is between d 2^-n and d e^(-n/2).
-    // Here: the window is within 3 segments of W_max 8 RTTs after recovery (e^-4 of the
-    // ~56 segments left after the clamped phase is 1).
-    let w8 = cwnd(at(&samples, exit + 8.0 * rtt));
+    // In whole segments the window steps past W_max by a fraction of a segment; from there
+    // max probing doubles the distance above W_max each round (the step is w - W_max), up to
+    // S_max. When it starts depends on W_max's fraction of a segment, which the samples do
+    // not show, so this phase is checked round by round: each step of 3 segments or more is
+    // twice the previous one, within 3 segments (the window moves in whole segments while
+    // W_max, and so each step, has a fraction), until steps reach S_max = 32.
+    let steps: Vec<f64> = round_windows.windows(2).map(|p| p[1] - p[0]).collect();
+    eprintln!("bic: per-round steps {steps:?}");
+    let probing: Vec<(f64, f64)> = round_windows
+        .windows(2)
+        .filter(|p| p[0] > w_max)
+        .map(|p| (p[0] - w_max, p[1] - p[0]))
+        .collect();
+    let mut doublings = 0;
+    for pair in probing.windows(2) {
+        let ((_, step_a), (_, step_b)) = (pair[0], pair[1]);
+        if step_a >= 3.0 && step_b < s_max - 1.0 {
+            assert!(
+                (step_b - 2.0 * step_a).abs() <= 3.0,
+                "max probing steps {step_a} -> {step_b}"
+            );
+            doublings += 1;
+        }
+    }
     assert!(
-        (w_max - 3.0..=w_max + 1.0).contains(&w8),
-        "8 RTTs after recovery: {w8:.1}, W_max {w_max:.1}"
+        doublings >= 2,
+        "max probing seen over {doublings} doublings"
+    );
+    let linear: Vec<f64> = probing
+        .iter()
+        .map(|&(_, d)| d)
+        .filter(|&d| d > s_max - 2.0)
+        .collect();
+    assert!(
+        !linear.is_empty() && linear.iter().all(|d| (d - s_max).abs() <= 1.5),
+        "{linear:?}"
     );
 }
 

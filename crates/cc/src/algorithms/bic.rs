@@ -1,14 +1,17 @@
 //! BIC TCP (L. Xu, K. Harfoush, I. Rhee, "Binary Increase Congestion Control (BIC) for Fast
 //! Long-Distance Networks", IEEE INFOCOM 2004), with Linux's tcp_bic.c as a variant.
 //!
-//! W_max is the window just before the last reduction. Each RTT (per ACK, `bic_inc/cwnd`
-//! per acknowledged segment, counted in bytes) the window grows by
+//! W_max is the window just before the last reduction. Each RTT the window grows by
 //! * binary search below W_max: halfway to W_max, `bic_inc = (W_max - cwnd)/2` (the target
 //!   `(W_max + W_min)/2` of the paper with W_min = the current window);
 //! * max probing at or above W_max: `bic_inc = cwnd - W_max`, slow near W_max then doubling
 //!   each RTT, the mirror image of the binary search;
 //!
-//! clamped to `[S_min, S_max]`, so far from W_max the growth is linear at S_max. On a
+//! clamped to `[S_min, S_max]`, so far from W_max the growth is linear at S_max. The paper
+//! takes one step per RTT: `bic_inc` is worked out from the window at the start of each
+//! round trip (a round ends at the first ACK beyond the `snd_nxt` recorded when it began)
+//! and spread over that round's ACKs (`bic_inc/cwnd` per acknowledged segment, counted in
+//! bytes), so the distance to W_max halves per RTT. On a
 //! congestion event W_max = cwnd (fast convergence: `cwnd (1 + β)/2` if cwnd is below the
 //! previous W_max) and cwnd <- β cwnd. At or below `low_window` BIC is Reno. This formulation
 //! of the paper's algorithm is the one restated in Ha, Rhee, Xu, "CUBIC: A New TCP-Friendly
@@ -17,7 +20,9 @@
 //! Linux variant (tcp_bic.c): binary search goes a quarter of the way (B = 4) with a floor of
 //! B/smooth_part = 0.2 segment/RTT when within B segments of W_max; max probing grows 0.2
 //! segment/RTT for B segments above W_max, then `(cwnd - W_max)/(B - 1)`, then S_max; before
-//! the first loss the growth is at least 5% of cwnd per RTT.
+//! the first loss the growth is at least 5% of cwnd per RTT. Linux works the increment out
+//! again on every ACK from the current window, so the distance shrinks continuously, by
+//! e^(-1/4) per RTT in the binary search.
 
 use super::additive_increase::ByteCountedIncrease;
 use super::multiplicative_decrease::multiplicative_decrease;
@@ -111,6 +116,12 @@ pub struct Bic {
     w_max: f64,
     /// A congestion event has happened (Linux `loss_cwnd != 0`).
     seen_loss: bool,
+    /// Paper variant: the current round ends at the first ACK beyond this `snd_nxt`; its
+    /// increase, fixed at the round's start, is `round_increase` segments.
+    round_end: Option<u64>,
+    round_increase: f64,
+    /// cwnd when the round began: the round's ACKs cover about this many bytes.
+    round_window: u64,
     increase: ByteCountedIncrease,
     slow_start: Box<dyn SlowStart>,
 }
@@ -124,6 +135,9 @@ impl Bic {
             params,
             w_max: 0.0,
             seen_loss: false,
+            round_end: None,
+            round_increase: 0.0,
+            round_window: config.initial_cwnd,
             increase: ByteCountedIncrease::new(),
             slow_start,
         }
@@ -195,6 +209,7 @@ impl Bic {
         };
         self.seen_loss = true;
         self.increase.reset();
+        self.round_end = None;
         let retain = if self.at_or_below_low_window() {
             0.5
         } else {
@@ -218,7 +233,20 @@ impl CongestionControl for Bic {
                 .grow(&mut self.cwnd, &mut self.ssthresh, self.mss, ack);
             return;
         }
-        let per_rtt = self.increase_per_rtt();
+        let per_rtt = match self.params.variant {
+            BicVariant::Paper => {
+                // One binary-search (or probing) step per round trip.
+                if self.round_end.is_none_or(|end| ack.snd_una > end) {
+                    self.round_end = Some(ack.snd_nxt);
+                    self.round_increase = self.increase_per_rtt();
+                    self.round_window = self.cwnd;
+                }
+                // Spread the step over the bytes the round acknowledges (the window at its
+                // start), not over the growing cwnd, so the round adds the whole step.
+                self.round_increase * self.cwnd as f64 / self.round_window as f64
+            }
+            BicVariant::Linux => self.increase_per_rtt(),
+        };
         self.increase
             .grow(&mut self.cwnd, self.mss, ack.bytes_acked, per_rtt);
     }
@@ -235,6 +263,7 @@ impl CongestionControl for Bic {
             self.ssthresh = self.on_reduction(event.bytes_in_flight);
         }
         self.increase.reset();
+        self.round_end = None;
         self.cwnd = self.mss;
         self.w_max = 0.0;
         self.seen_loss = false;
@@ -314,9 +343,64 @@ mod tests {
         // cwnd = 80, W_max = 100: bic_inc = (100 - 80)/2 = 10 segments per RTT, i.e. one SMSS
         // per 80/10 = 8 segments acknowledged.
         assert_eq!(acks_until_growth(&mut b), 8);
-        // cwnd = 81: bic_inc = 9.5 -> ceil(81/9.5) = ceil(8.53) = 9 segments.
-        assert_eq!(acks_until_growth(&mut b), 9);
+        // Still in the same round: bic_inc stays 10, spread over the 80 segments the round
+        // acknowledges: again one SMSS per 8 segments.
+        assert_eq!(acks_until_growth(&mut b), 8);
         assert_eq!(b.cwnd(), 82 * MSS);
+    }
+
+    /// Deliver one round trip of one-segment ACKs to a window-limited sender: the round ends
+    /// at the first ACK beyond the `snd_nxt` recorded at its start. Returns cwnd in segments.
+    fn round_trip(b: &mut Bic, snd_una: &mut u64, snd_nxt: &mut u64) -> f64 {
+        let end = *snd_nxt;
+        while *snd_una <= end {
+            *snd_una += MSS;
+            b.on_ack(&Ack {
+                snd_una: *snd_una,
+                snd_nxt: *snd_nxt,
+                ..ack(MSS)
+            });
+            *snd_nxt = (*snd_nxt).max(*snd_una + b.cwnd());
+        }
+        b.cwnd() as f64 / MSS as f64
+    }
+
+    #[test]
+    fn binary_search_halves_the_distance_each_round_trip() {
+        // W_max = 1000, cwnd = 800 after the cut, S_max raised to 1000 so that no clamp
+        // applies: the paper's steps put the window at 900, 950, 975, 987.5 after 1..4 round
+        // trips (the distance 200 halves each time); within one segment, as cwnd grows in
+        // whole segments and a round's last ACK already belongs to the next.
+        let params = BicParams {
+            s_max: 1000.0,
+            ..BicParams::default()
+        };
+        let mut b = bic_at(800, 1000.0, params);
+        let (mut una, mut nxt) = (0, 800 * MSS);
+        // The first ACK starts the first round.
+        for (n, expected) in [(1, 900.0), (2, 950.0), (3, 975.0), (4, 987.5)] {
+            let w = round_trip(&mut b, &mut una, &mut nxt);
+            assert!(
+                (w - expected).abs() <= 1.5,
+                "after {n} rounds: {w}, expected {expected}"
+            );
+        }
+        // Linux recomputes the step from the current window on every ACK, a quarter of the
+        // distance per RTT: the distance shrinks continuously by e^(-1/4) = 0.78 per RTT,
+        // 200 -> 156 after one round trip.
+        let linux = BicParams {
+            variant: BicVariant::Linux,
+            s_max: 1000.0,
+            ..BicParams::default()
+        };
+        let mut b = bic_at(800, 1000.0, linux);
+        let (mut una, mut nxt) = (0, 800 * MSS);
+        let w = round_trip(&mut b, &mut una, &mut nxt);
+        let expected = 1000.0 - 200.0 * (-0.25f64).exp();
+        assert!(
+            (w - expected).abs() <= 1.5,
+            "linux after one round: {w}, expected {expected}"
+        );
     }
 
     #[test]
