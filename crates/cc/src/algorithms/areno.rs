@@ -296,6 +296,25 @@ mod tests {
     }
 
     #[test]
+    fn beta_and_gamma_give_a_mean_increment_of_one_over_the_congestion_levels() {
+        // The second condition behind β and γ (with W_inc(1) = 1): ∫₀¹ W_inc(c) dc = 1, by
+        // the midpoint rule; and the dip below zero that max(W_probe, 0) absorbs, at
+        // c = ln(α W_max/β)/α where the derivative −α W_max e^(−αc) + β vanishes.
+        for w_max in [10.0, 50.0] {
+            let n = 100_000;
+            let mean = (0..n)
+                .map(|i| window_increment((i as f64 + 0.5) / n as f64, w_max, 10.0))
+                .sum::<f64>()
+                / n as f64;
+            assert!((mean - 1.0).abs() < 1e-6, "W_inc_max {w_max}: mean {mean}");
+            let beta = 2.0 * w_max * (0.1 - 1.1 * (-10.0f64).exp());
+            let c_min = (10.0 * w_max / beta).ln() / 10.0;
+            assert!((c_min - 0.391).abs() < 0.001);
+            assert!(window_increment(c_min, w_max, 10.0) < 1.0 - 0.1 * w_max);
+        }
+    }
+
+    #[test]
     fn w_inc_on_an_empty_path() {
         // W_inc(0) = W_max + gamma = W_max (1 - 2/alpha + (2/alpha + 1) e^-alpha) + 1.
         // W_max = 10, alpha = 10: 10 (0.8 + 1.2 e^-10) + 1 = 9 + 12 e^-10,
