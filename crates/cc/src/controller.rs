@@ -19,6 +19,11 @@ pub struct CcConfig {
     pub initial_cwnd: u64,
     /// Initial slow-start threshold in bytes, `UNLIMITED` for none.
     pub initial_ssthresh: u64,
+    /// Replace `initial_ssthresh` by Hoe's packet-pair estimate once the first ACKs give it.
+    /// Controllers with a pluggable slow start get it through the slow-start part
+    /// (`slow_start::packet_pair::wrap`); those with their own start-up that accept it
+    /// (Hybla) read this flag.
+    pub packet_pair_ssthresh: bool,
 }
 
 impl CcConfig {
@@ -27,6 +32,7 @@ impl CcConfig {
             mss,
             initial_cwnd: 10 * mss,
             initial_ssthresh: UNLIMITED,
+            packet_pair_ssthresh: false,
         }
     }
 }

@@ -23,10 +23,21 @@ pub struct AlgorithmInfo {
     /// Whether the `slow_start` scenario key applies (false for controllers with their own
     /// start-up, such as Vegas or BBR).
     pub uses_slow_start: bool,
-    /// Whether the controller starts from the `initial_ssthresh` it is given (false for
-    /// controllers without a slow-start threshold, such as BBR or FAST).
-    pub uses_initial_ssthresh: bool,
+    /// Which `initial_ssthresh` settings the controller honours.
+    pub initial_ssthresh: InitialSsthreshUse,
     pub build: BuildController,
+}
+
+/// Which `initial_ssthresh` settings a controller honours.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InitialSsthreshUse {
+    /// It has no slow-start threshold (BBR, FAST): the key does not apply.
+    None,
+    /// A given number of segments or bytes (controllers whose own start-up ends at
+    /// ssthresh without taking an estimate, such as Vegas).
+    Given,
+    /// A given value or Hoe's packet-pair estimate (every pluggable slow start, and Hybla).
+    GivenOrPacketPair,
 }
 
 impl std::fmt::Debug for AlgorithmInfo {

@@ -5,7 +5,7 @@
 //! checked with the units and ranges that key allows.
 
 use cclab_cc::params::did_you_mean;
-use cclab_cc::registry::{find_algorithm, find_slow_start};
+use cclab_cc::registry::{InitialSsthreshUse, find_algorithm, find_slow_start};
 use cclab_cc::{ParamInput, Params, SimDuration, SimTime};
 use toml::{Table, Value};
 
@@ -433,13 +433,17 @@ fn flow_group(section: &Section) -> Result<FlowGroup, ScenarioError> {
         }
     };
 
-    if !cc.uses_initial_ssthresh && initial_ssthresh != InitialSsthresh::Unlimited {
+    if cc.initial_ssthresh == InitialSsthreshUse::None
+        && initial_ssthresh != InitialSsthresh::Unlimited
+    {
         return Err(section.invalid(
             "initial_ssthresh",
             &format!("`{}` has no slow-start threshold; remove the key", cc.name),
         ));
     }
-    if !cc.uses_slow_start && initial_ssthresh == InitialSsthresh::PacketPair {
+    if cc.initial_ssthresh != InitialSsthreshUse::GivenOrPacketPair
+        && initial_ssthresh == InitialSsthresh::PacketPair
+    {
         return Err(section.invalid(
             "initial_ssthresh",
             &format!(

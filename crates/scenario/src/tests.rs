@@ -254,7 +254,7 @@ fn malformed_inputs_name_file_key_and_problem() {
             "own start-up",
         ),
         (
-            "cc = \"hybla\"\ninitial_ssthresh = \"packet-pair\"",
+            "cc = \"vegas\"\ninitial_ssthresh = \"packet-pair\"",
             "flows.0.initial_ssthresh",
             "does not take the packet-pair estimate",
         ),

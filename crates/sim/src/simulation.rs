@@ -147,9 +147,10 @@ impl Simulation {
                         InitialSsthresh::Unlimited | InitialSsthresh::PacketPair => UNLIMITED,
                         InitialSsthresh::Bytes(b) => b,
                     },
+                    packet_pair_ssthresh: group.initial_ssthresh == InitialSsthresh::PacketPair,
                 };
                 let mut slow_start = (group.slow_start.build)(&cc_config, &group.slow_start_params);
-                if group.initial_ssthresh == InitialSsthresh::PacketPair {
+                if cc_config.packet_pair_ssthresh {
                     slow_start = packet_pair::wrap(slow_start, &cc_config);
                 }
                 let cc = (group.cc.build)(&cc_config, &group.params, slow_start);

@@ -416,3 +416,61 @@ fn packet_pair_ssthresh_is_the_path_bdp() {
     );
     assert!(secs(at_ssthresh) < standard_loss_time);
 }
+
+/// Hybla's own slow start (2^ρ − 1 per ACK; ρ = 24 on a 600 ms satellite path) with Hoe's
+/// estimate: ssthresh is the path's BDP from the first flight's ACKs, and cwnd, already far
+/// past it after the first ACK, is brought down to it, so the start-up costs a few losses
+/// instead of a flight of millions of segments cut short by the queue. Without the estimate
+/// the first round sends at the sender's line rate until the losses are seen an RTT later.
+/// (Losses remain: congestion avoidance adds ρ² = 576 segments per RTT, more than the
+/// 1-BDP buffer, as the 25 ms reference flow adds per second.)
+#[test]
+fn hybla_with_packet_pair_starts_at_the_satellite_bdp() {
+    let path = |flow: &str| {
+        format!(
+            r#"
+duration = "10s"
+[topology]
+bottleneck = {{ rate = "10Mbps", delay = "298ms", buffer = "1bdp" }}
+access = {{ rate = "100Mbps", delay = "1ms" }}
+[[flows]]
+cc = "hybla"
+{flow}
+[output]
+interval = "1ms"
+"#
+        )
+    };
+    let (with, samples) = run(&path("initial_ssthresh = \"packet-pair\""));
+    let (time, ssthresh) = slow_start_exit(&samples);
+    let min_rtt = with.flows[0].min_rtt.expect("RTT sampled").as_secs_f64();
+    let bdp = 10e6 * (1448.0 / 1500.0) / 8.0 * min_rtt / MSS;
+    let (without, _) = run(&path(""));
+    let retransmitted = |r: &RunResult| r.flows[0].retransmissions;
+    eprintln!(
+        "hybla packet-pair: ssthresh {ssthresh:.1} at {time:.3} s (BDP {bdp:.1}); \
+         retransmissions {} vs {} without, goodput {:.2} vs {:.2} Mbit/s",
+        retransmitted(&with),
+        retransmitted(&without),
+        with.flows[0].delivered_bytes as f64 * 8.0 / 10e6,
+        without.flows[0].delivered_bytes as f64 * 8.0 / 10e6,
+    );
+    assert!(time < 1.5 * min_rtt, "estimate at {time} s");
+    assert!(
+        (ssthresh / bdp - 1.0).abs() <= 0.01,
+        "ssthresh {ssthresh:.1}, BDP {bdp:.1}"
+    );
+    let first = samples.iter().find(|s| secs(s) >= time).expect("sampled");
+    assert!(
+        cwnd(first) <= ssthresh + 1.0,
+        "cwnd {} not brought down",
+        cwnd(first)
+    );
+    assert!(
+        10 * retransmitted(&with) < retransmitted(&without),
+        "retransmissions {} with the estimate, {} without",
+        retransmitted(&with),
+        retransmitted(&without)
+    );
+    assert!(with.flows[0].delivered_bytes > without.flows[0].delivered_bytes);
+}

@@ -17,7 +17,7 @@ use super::highspeed_table;
 use super::multiplicative_decrease::multiplicative_decrease;
 use crate::controller::{Ack, CcConfig, CongestionControl, CongestionEvent, TimeoutEvent};
 use crate::params::{ParamSpec, Params};
-use crate::registry::AlgorithmInfo;
+use crate::registry::{AlgorithmInfo, InitialSsthreshUse};
 use crate::slow_start::SlowStart;
 use crate::time::SimDuration;
 
@@ -36,7 +36,7 @@ pub const INFO: AlgorithmInfo = AlgorithmInfo {
     reference: "King, Baraniuk, Riedi, IEEE INFOCOM 2005, pp. 1838-1848; RFC 3649 Appendix B for a(w), b(w)",
     params: PARAMS,
     uses_slow_start: true,
-    uses_initial_ssthresh: true,
+    initial_ssthresh: InitialSsthreshUse::GivenOrPacketPair,
     build: |config, params, slow_start| Box::new(Africa::new(config, params, slow_start)),
 };
 

@@ -26,7 +26,7 @@
 use super::westwood_filter::{BweVariant, DEFAULT_FILTER_GAIN, WestwoodBandwidthEstimator};
 use crate::controller::{Ack, CcConfig, CongestionControl, CongestionEvent, TimeoutEvent};
 use crate::params::ParamSpec;
-use crate::registry::AlgorithmInfo;
+use crate::registry::{AlgorithmInfo, InitialSsthreshUse};
 use crate::slow_start::SlowStart;
 use crate::time::SimDuration;
 
@@ -47,7 +47,7 @@ pub const INFO: AlgorithmInfo = AlgorithmInfo {
     reference: "Shimonishi, Hama, Murase, IEEE GLOBECOM 2005 (TCP-Adaptive Reno); seed-spec §5.20",
     params: PARAMS,
     uses_slow_start: true,
-    uses_initial_ssthresh: true,
+    initial_ssthresh: InitialSsthreshUse::GivenOrPacketPair,
     build: |config, params, slow_start| {
         Box::new(AdaptiveReno::new(
             config,

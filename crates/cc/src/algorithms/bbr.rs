@@ -22,7 +22,7 @@ use crate::controller::{
     Ack, CcConfig, CongestionControl, CongestionEvent, RateSample, TimeoutEvent, UNLIMITED,
 };
 use crate::params::{ParamSpec, Params};
-use crate::registry::AlgorithmInfo;
+use crate::registry::{AlgorithmInfo, InitialSsthreshUse};
 use crate::seeded_rng::SeededRng;
 use crate::time::{SimDuration, SimTime};
 use crate::windowed_filter::WindowedMax;
@@ -52,7 +52,7 @@ pub const INFO: AlgorithmInfo = AlgorithmInfo {
                 Linux net/ipv4/tcp_bbr.c",
     params: PARAMS,
     uses_slow_start: false,
-    uses_initial_ssthresh: false,
+    initial_ssthresh: InitialSsthreshUse::None,
     build: |config, params, _slow_start| Box::new(Bbr::new(config, params)),
 };
 

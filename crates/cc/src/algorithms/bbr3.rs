@@ -42,7 +42,7 @@ use crate::controller::{
     Ack, CcConfig, CongestionControl, CongestionEvent, RateSample, TimeoutEvent, UNLIMITED,
 };
 use crate::params::{ParamSpec, Params};
-use crate::registry::AlgorithmInfo;
+use crate::registry::{AlgorithmInfo, InitialSsthreshUse};
 use crate::seeded_rng::SeededRng;
 use crate::time::{SimDuration, SimTime};
 use crate::windowed_filter::WindowedMax;
@@ -99,7 +99,7 @@ pub const INFO: AlgorithmInfo = AlgorithmInfo {
     reference: "draft-ietf-ccwg-bbr-06 (BBRv3); recovery window: draft-cardwell-iccrg-bbr-congestion-control-02 §4.6.4.4; ECN response: Linux BBRv3 net/ipv4/tcp_bbr.c (github.com/google/bbr, v3)",
     params: PARAMS,
     uses_slow_start: false,
-    uses_initial_ssthresh: false,
+    initial_ssthresh: InitialSsthreshUse::None,
     build: |config, params, _slow_start| Box::new(Bbr3::new(config, params)),
 };
 

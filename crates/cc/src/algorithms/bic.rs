@@ -28,7 +28,7 @@ use super::additive_increase::ByteCountedIncrease;
 use super::multiplicative_decrease::multiplicative_decrease;
 use crate::controller::{Ack, CcConfig, CongestionControl, CongestionEvent, TimeoutEvent};
 use crate::params::{ParamSpec, Params};
-use crate::registry::AlgorithmInfo;
+use crate::registry::{AlgorithmInfo, InitialSsthreshUse};
 use crate::slow_start::SlowStart;
 
 const PARAMS: &[ParamSpec] = &[
@@ -62,7 +62,7 @@ pub const INFO: AlgorithmInfo = AlgorithmInfo {
     reference: "Xu, Harfoush, Rhee, IEEE INFOCOM 2004; Ha, Rhee, Xu, OSR 42(5) 2008 Fig. 1; Linux net/ipv4/tcp_bic.c (variant, defaults)",
     params: PARAMS,
     uses_slow_start: true,
-    uses_initial_ssthresh: true,
+    initial_ssthresh: InitialSsthreshUse::GivenOrPacketPair,
     build: |config, params, slow_start| {
         Box::new(Bic::new(config, BicParams::from_params(params), slow_start))
     },

@@ -21,7 +21,7 @@ use crate::controller::{
     Ack, CcConfig, CongestionControl, CongestionEvent, TimeoutEvent, half_flight_ssthresh,
 };
 use crate::params::{ParamSpec, Params};
-use crate::registry::AlgorithmInfo;
+use crate::registry::{AlgorithmInfo, InitialSsthreshUse};
 use crate::slow_start::SlowStart;
 
 use super::byte_counter::ByteCounter;
@@ -48,7 +48,7 @@ pub const INFO: AlgorithmInfo = AlgorithmInfo {
     reference: "Tan, Song, Zhang, Sridharan, IEEE INFOCOM 2006; draft-sridharan-tcpm-ctcp-02",
     params: PARAMS,
     uses_slow_start: true,
-    uses_initial_ssthresh: true,
+    initial_ssthresh: InitialSsthreshUse::GivenOrPacketPair,
     build: |config, params, slow_start| Box::new(Compound::from_params(config, params, slow_start)),
 };
 

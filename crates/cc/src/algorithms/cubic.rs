@@ -22,7 +22,7 @@
 use super::multiplicative_decrease::multiplicative_decrease;
 use crate::controller::{Ack, CcConfig, CongestionControl, CongestionEvent, TimeoutEvent};
 use crate::params::{ParamSpec, Params};
-use crate::registry::AlgorithmInfo;
+use crate::registry::{AlgorithmInfo, InitialSsthreshUse};
 use crate::slow_start::{SlowStart, Window};
 use crate::time::SimTime;
 
@@ -45,7 +45,7 @@ pub const INFO: AlgorithmInfo = AlgorithmInfo {
     reference: "RFC 9438 §4 (obsoletes RFC 8312); Ha, Rhee, Xu, ACM SIGOPS OSR 42(5), 2008",
     params: PARAMS,
     uses_slow_start: true,
-    uses_initial_ssthresh: true,
+    initial_ssthresh: InitialSsthreshUse::GivenOrPacketPair,
     build: |config, params, slow_start| {
         Box::new(Cubic::new(
             config,

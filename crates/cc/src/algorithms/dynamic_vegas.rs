@@ -22,7 +22,7 @@
 
 use crate::controller::CcConfig;
 use crate::params::{ParamSpec, Params};
-use crate::registry::AlgorithmInfo;
+use crate::registry::{AlgorithmInfo, InitialSsthreshUse};
 
 use super::vegas::{Adjustment, AvoidanceRule, Variant, VegasCore, VegasSettings};
 
@@ -51,7 +51,7 @@ pub const INFO: AlgorithmInfo = AlgorithmInfo {
                 Software Engineering 3(2) 2008; seed-spec §2.2; Vegas per ns-2 tcp-vegas.cc",
     params: PARAMS,
     uses_slow_start: false,
-    uses_initial_ssthresh: true,
+    initial_ssthresh: InitialSsthreshUse::Given,
     build: |config, params, _slow_start| Box::new(DynamicVegas::from_params(config, params)),
 };
 

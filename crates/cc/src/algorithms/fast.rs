@@ -21,7 +21,7 @@ use crate::controller::{
     Ack, CcConfig, CongestionControl, CongestionEvent, TimeoutEvent, UNLIMITED,
 };
 use crate::params::{ParamSpec, Params};
-use crate::registry::AlgorithmInfo;
+use crate::registry::{AlgorithmInfo, InitialSsthreshUse};
 
 use super::rtt_rounds::RoundTracker;
 
@@ -44,7 +44,7 @@ pub const INFO: AlgorithmInfo = AlgorithmInfo {
     reference: "Wei, Jin, Low, Hegde, IEEE/ACM ToN 14(6) 2006; Jin, Wei, Low, INFOCOM 2004",
     params: PARAMS,
     uses_slow_start: false,
-    uses_initial_ssthresh: false,
+    initial_ssthresh: InitialSsthreshUse::None,
     build: |config, params, _slow_start| Box::new(Fast::from_params(config, params)),
 };
 

@@ -29,7 +29,7 @@
 use super::westwood_filter::{BweVariant, DEFAULT_FILTER_GAIN, WestwoodBandwidthEstimator};
 use crate::controller::{Ack, CcConfig, CongestionControl, CongestionEvent, TimeoutEvent};
 use crate::params::ParamSpec;
-use crate::registry::AlgorithmInfo;
+use crate::registry::{AlgorithmInfo, InitialSsthreshUse};
 use crate::slow_start::{SlowStart, Window};
 use crate::time::SimDuration;
 
@@ -49,7 +49,7 @@ pub const INFO: AlgorithmInfo = AlgorithmInfo {
     reference: "Kaneko, Fujikawa, Su, Katto, PFLDnet 2007 (TCP-Fusion); seed-spec §5.21",
     params: PARAMS,
     uses_slow_start: true,
-    uses_initial_ssthresh: true,
+    initial_ssthresh: InitialSsthreshUse::GivenOrPacketPair,
     build: |config, params, slow_start| {
         Box::new(Fusion::new(
             config,

@@ -10,7 +10,7 @@ use super::additive_increase::ByteCountedIncrease;
 use super::highspeed_table::{self, LOW_WINDOW};
 use super::multiplicative_decrease::multiplicative_decrease;
 use crate::controller::{Ack, CcConfig, CongestionControl, CongestionEvent, TimeoutEvent};
-use crate::registry::AlgorithmInfo;
+use crate::registry::{AlgorithmInfo, InitialSsthreshUse};
 use crate::slow_start::SlowStart;
 
 pub const INFO: AlgorithmInfo = AlgorithmInfo {
@@ -20,7 +20,7 @@ pub const INFO: AlgorithmInfo = AlgorithmInfo {
     reference: "RFC 3649 §5 and Appendix B (a(w)/b(w) table as in Linux net/ipv4/tcp_highspeed.c)",
     params: &[],
     uses_slow_start: true,
-    uses_initial_ssthresh: true,
+    initial_ssthresh: InitialSsthreshUse::GivenOrPacketPair,
     build: |config, _params, slow_start| Box::new(HighSpeed::new(config, slow_start)),
 };
 

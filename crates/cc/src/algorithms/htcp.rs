@@ -18,7 +18,7 @@ use super::additive_increase::ByteCountedIncrease;
 use super::multiplicative_decrease::multiplicative_decrease;
 use crate::controller::{Ack, CcConfig, CongestionControl, CongestionEvent, TimeoutEvent};
 use crate::params::{ParamSpec, Params};
-use crate::registry::AlgorithmInfo;
+use crate::registry::{AlgorithmInfo, InitialSsthreshUse};
 use crate::slow_start::SlowStart;
 use crate::time::{SimDuration, SimTime};
 
@@ -46,7 +46,7 @@ pub const INFO: AlgorithmInfo = AlgorithmInfo {
     reference: "Leith & Shorten, H-TCP, PFLDnet 2004; draft-leith-tcp-htcp; Linux net/ipv4/tcp_htcp.c",
     params: PARAMS,
     uses_slow_start: true,
-    uses_initial_ssthresh: true,
+    initial_ssthresh: InitialSsthreshUse::GivenOrPacketPair,
     build: |config, params, slow_start| {
         Box::new(Htcp::new(
             config,

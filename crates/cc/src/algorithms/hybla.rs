@@ -17,12 +17,19 @@
 //!
 //! RTT is the smallest RTT sample seen (the propagation delay the normalisation is about);
 //! Linux's tcp_hybla.c uses the smallest smoothed RTT and fixed-point ρ (1/8 segment).
+//!
+//! With `initial_ssthresh = "packet-pair"` Hoe's estimate of the pipe size (SIGCOMM 1996)
+//! becomes ssthresh as soon as the first ACKs give it. By then `2^ρ - 1` per ACK has
+//! usually carried cwnd far past it (ρ = 24 on a 600 ms path adds 16.7 million segments per
+//! ACK), so cwnd is brought down to the estimate too: slow start ends at the estimated pipe
+//! size, which is what the estimate is for.
 
 use super::additive_increase::ByteCountedIncrease;
 use super::multiplicative_decrease::multiplicative_decrease;
 use crate::controller::{Ack, CcConfig, CongestionControl, CongestionEvent, TimeoutEvent};
 use crate::params::{ParamSpec, Params};
-use crate::registry::AlgorithmInfo;
+use crate::registry::{AlgorithmInfo, InitialSsthreshUse};
+use crate::slow_start::packet_pair::HoeEstimator;
 use crate::time::SimDuration;
 
 const PARAMS: &[ParamSpec] = &[ParamSpec::number("rtt0", 25.0, 1.0, 1000.0)
@@ -39,7 +46,7 @@ pub const INFO: AlgorithmInfo = AlgorithmInfo {
     reference: "Caini & Firrincieli, Int. J. Satell. Commun. Netw. 22(5), 2004; Linux net/ipv4/tcp_hybla.c",
     params: PARAMS,
     uses_slow_start: false,
-    uses_initial_ssthresh: true,
+    initial_ssthresh: InitialSsthreshUse::GivenOrPacketPair,
     build: |config, params, _slow_start| Box::new(Hybla::new(config, params)),
 };
 
@@ -52,6 +59,8 @@ pub struct Hybla {
     /// Slow-start growth (bytes) not yet added because it is less than one SMSS.
     slow_start_credit: f64,
     increase: ByteCountedIncrease,
+    /// Hoe's packet-pair estimate of ssthresh, when asked for.
+    hoe: Option<HoeEstimator>,
 }
 
 impl Hybla {
@@ -64,6 +73,9 @@ impl Hybla {
             rtt_min: None,
             slow_start_credit: 0.0,
             increase: ByteCountedIncrease::new(),
+            hoe: config
+                .packet_pair_ssthresh
+                .then(|| HoeEstimator::new(config)),
         }
     }
 
@@ -106,6 +118,16 @@ impl CongestionControl for Hybla {
         for sample in [ack.rtt, ack.min_rtt].into_iter().flatten() {
             self.rtt_min = Some(self.rtt_min.map_or(sample, |m| m.min(sample)));
         }
+        // Hoe's estimate measures every slow-start ACK, also those that may not grow the
+        // window (after the first ACK cwnd is so large that the sender is not cwnd-limited).
+        if self.cwnd < self.ssthresh
+            && !ack.in_recovery
+            && let Some(estimate) = self.hoe.as_mut().and_then(|hoe| hoe.on_ack(ack))
+        {
+            self.ssthresh = estimate;
+            self.cwnd = self.cwnd.min(estimate);
+            return;
+        }
         if !ack.may_grow() {
             return;
         }
@@ -134,6 +156,9 @@ impl CongestionControl for Hybla {
         }
         self.cwnd = self.mss;
         self.reset_growth();
+        if let Some(hoe) = &mut self.hoe {
+            hoe.restart();
+        }
     }
 
     fn cwnd(&self) -> u64 {
@@ -202,6 +227,52 @@ mod tests {
         h.ssthresh = 64 * MSS;
         h.on_ack(&ack_with_rtt(MSS, 1, 500));
         assert_eq!(h.cwnd(), 64 * MSS);
+    }
+
+    #[test]
+    fn packet_pair_estimate_ends_slow_start_at_the_pipe_size() {
+        // RTT 100 ms (ρ = 4); the first flight's ACKs leave a 10 Mbit/s bottleneck 1.2 ms
+        // apart, one 1500-byte packet (1000 payload bytes here) each: Hoe's least-squares
+        // slope is 1000 B / 1.2 ms = 833 333 B/s, times 100 ms = 83 333 bytes.
+        let config = CcConfig {
+            packet_pair_ssthresh: true,
+            ..CcConfig::new(MSS)
+        };
+        let mut h = Hybla::new(&config, &Params::defaults(PARAMS));
+        let at = |us: u64| Ack {
+            now: crate::time::SimTime::from_nanos(us * 1000),
+            rtt: Some(SimDuration::from_millis(100)),
+            ..ack(MSS)
+        };
+        h.on_ack(&at(100_000));
+        // The first ACK already added 2^4 - 1 = 15 segments: 10 + 15 = 25.
+        assert_eq!(h.cwnd(), 25 * MSS);
+        h.on_ack(&at(101_200));
+        assert_eq!((h.cwnd(), h.ssthresh()), (40 * MSS, UNLIMITED));
+        h.on_ack(&at(102_400));
+        assert_eq!(h.ssthresh(), 83_333);
+        // 55 segments had not yet overshot the estimate: cwnd keeps them, and slow start
+        // goes on to the estimate.
+        assert_eq!(h.cwnd(), 40 * MSS);
+        h.on_ack(&at(103_600));
+        assert_eq!(h.cwnd(), 55 * MSS);
+        h.on_ack(&at(104_800));
+        assert_eq!(h.cwnd(), 70 * MSS);
+        h.on_ack(&at(106_000));
+        assert_eq!(h.cwnd(), 83_333, "slow start stops at the estimate");
+
+        // At 500 ms (ρ = 20) the first ACK alone passes any pipe: the estimate brings cwnd
+        // down to it. 1000 B / 1.2 ms × 500 ms = 416 666 bytes.
+        let mut h = Hybla::new(&config, &Params::defaults(PARAMS));
+        let at = |us: u64| Ack {
+            now: crate::time::SimTime::from_nanos(us * 1000),
+            rtt: Some(SimDuration::from_millis(500)),
+            ..ack(MSS)
+        };
+        for us in [500_000, 501_200, 502_400] {
+            h.on_ack(&at(us));
+        }
+        assert_eq!((h.cwnd(), h.ssthresh()), (416_666, 416_666));
     }
 
     #[test]

@@ -17,7 +17,7 @@
 
 use crate::controller::{Ack, CcConfig, CongestionControl, CongestionEvent, TimeoutEvent};
 use crate::params::{ParamSpec, Params};
-use crate::registry::AlgorithmInfo;
+use crate::registry::{AlgorithmInfo, InitialSsthreshUse};
 use crate::slow_start::SlowStart;
 use crate::time::SimDuration;
 
@@ -51,7 +51,7 @@ pub const INFO: AlgorithmInfo = AlgorithmInfo {
                 Linux net/ipv4/tcp_illinois.c",
     params: PARAMS,
     uses_slow_start: true,
-    uses_initial_ssthresh: true,
+    initial_ssthresh: InitialSsthreshUse::GivenOrPacketPair,
     build: |config, params, slow_start| Box::new(Illinois::from_params(config, params, slow_start)),
 };
 

@@ -28,7 +28,7 @@
 
 use crate::controller::{Ack, CcConfig, CongestionControl, CongestionEvent, TimeoutEvent};
 use crate::params::ParamSpec;
-use crate::registry::AlgorithmInfo;
+use crate::registry::{AlgorithmInfo, InitialSsthreshUse};
 use crate::slow_start::SlowStart;
 use crate::time::SimDuration;
 
@@ -58,7 +58,7 @@ pub const INFO: AlgorithmInfo = AlgorithmInfo {
                 seed-spec §5.9; equations reconstructed, see docs/algorithms/libra.md",
     params: PARAMS,
     uses_slow_start: true,
-    uses_initial_ssthresh: true,
+    initial_ssthresh: InitialSsthreshUse::GivenOrPacketPair,
     build: |config, params, slow_start| {
         Box::new(Libra::new(
             config,

@@ -8,7 +8,7 @@
 use crate::controller::{
     Ack, CcConfig, CongestionControl, CongestionEvent, TimeoutEvent, half_flight_ssthresh,
 };
-use crate::registry::AlgorithmInfo;
+use crate::registry::{AlgorithmInfo, InitialSsthreshUse};
 use crate::slow_start::SlowStart;
 
 pub const INFO: AlgorithmInfo = AlgorithmInfo {
@@ -18,7 +18,7 @@ pub const INFO: AlgorithmInfo = AlgorithmInfo {
     reference: "RFC 5681 §3.1-3.2; RFC 6582; RFC 3465 byte counting",
     params: &[],
     uses_slow_start: true,
-    uses_initial_ssthresh: true,
+    initial_ssthresh: InitialSsthreshUse::GivenOrPacketPair,
     build: |config, _params, slow_start| Box::new(Reno::new(config, slow_start)),
 };
 

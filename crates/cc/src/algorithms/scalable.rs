@@ -15,7 +15,7 @@ use super::additive_increase::ByteCountedIncrease;
 use super::multiplicative_decrease::multiplicative_decrease;
 use crate::controller::{Ack, CcConfig, CongestionControl, CongestionEvent, TimeoutEvent};
 use crate::params::{ParamSpec, Params};
-use crate::registry::AlgorithmInfo;
+use crate::registry::{AlgorithmInfo, InitialSsthreshUse};
 use crate::slow_start::SlowStart;
 
 const PARAMS: &[ParamSpec] = &[
@@ -41,7 +41,7 @@ pub const INFO: AlgorithmInfo = AlgorithmInfo {
     reference: "T. Kelly, Scalable TCP, ACM CCR 33(2), 2003; Linux net/ipv4/tcp_scalable.c (variant)",
     params: PARAMS,
     uses_slow_start: true,
-    uses_initial_ssthresh: true,
+    initial_ssthresh: InitialSsthreshUse::GivenOrPacketPair,
     build: |config, params, slow_start| {
         Box::new(Scalable::new(
             config,

@@ -18,7 +18,7 @@
 
 use crate::controller::{Ack, CcConfig, CongestionControl, CongestionEvent, TimeoutEvent};
 use crate::params::{ParamSpec, Params};
-use crate::registry::AlgorithmInfo;
+use crate::registry::{AlgorithmInfo, InitialSsthreshUse};
 
 use super::rtt_rounds::{RoundStats, RoundTracker};
 
@@ -51,7 +51,7 @@ pub const INFO: AlgorithmInfo = AlgorithmInfo {
                 Linux net/ipv4/tcp_vegas.c (variant = \"linux\")",
     params: PARAMS,
     uses_slow_start: false,
-    uses_initial_ssthresh: true,
+    initial_ssthresh: InitialSsthreshUse::Given,
     build: |config, params, _slow_start| Box::new(Vegas::from_params(config, params)),
 };
 

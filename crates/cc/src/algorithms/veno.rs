@@ -18,7 +18,7 @@
 
 use crate::controller::{Ack, CcConfig, CongestionControl, CongestionEvent, TimeoutEvent};
 use crate::params::ParamSpec;
-use crate::registry::AlgorithmInfo;
+use crate::registry::{AlgorithmInfo, InitialSsthreshUse};
 use crate::slow_start::SlowStart;
 use crate::time::SimDuration;
 
@@ -39,7 +39,7 @@ pub const INFO: AlgorithmInfo = AlgorithmInfo {
     reference: "Fu & Liew, IEEE JSAC 21(2) 2003; Linux net/ipv4/tcp_veno.c",
     params: PARAMS,
     uses_slow_start: true,
-    uses_initial_ssthresh: true,
+    initial_ssthresh: InitialSsthreshUse::GivenOrPacketPair,
     build: |config, params, slow_start| {
         Box::new(Veno::new(
             config,

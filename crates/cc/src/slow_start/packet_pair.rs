@@ -30,6 +30,25 @@ pub fn wrap(inner: Box<dyn SlowStart>, config: &CcConfig) -> Box<dyn SlowStart> 
 
 pub struct PacketPairSsthresh {
     inner: Box<dyn SlowStart>,
+    estimator: HoeEstimator,
+}
+
+impl PacketPairSsthresh {
+    pub fn new(inner: Box<dyn SlowStart>, config: &CcConfig) -> Self {
+        PacketPairSsthresh {
+            inner,
+            estimator: HoeEstimator::new(config),
+        }
+    }
+
+    /// The estimate in bytes, once made.
+    pub fn estimate(&self) -> Option<u64> {
+        self.estimator.estimate()
+    }
+}
+
+/// Hoe's estimate on its own, for controllers with their own start-up (Hybla).
+pub struct HoeEstimator {
     /// RFC 5681: ssthresh is never below 2 SMSS.
     floor: u64,
     /// (arrival time, cumulative acknowledged bytes) of the current train.
@@ -41,10 +60,9 @@ pub struct PacketPairSsthresh {
     estimate: Option<u64>,
 }
 
-impl PacketPairSsthresh {
-    pub fn new(inner: Box<dyn SlowStart>, config: &CcConfig) -> Self {
-        PacketPairSsthresh {
-            inner,
+impl HoeEstimator {
+    pub fn new(config: &CcConfig) -> Self {
+        HoeEstimator {
             floor: 2 * config.mss,
             train: [(SimTime::ZERO, 0); TRAIN_ACKS],
             train_len: 0,
@@ -54,12 +72,25 @@ impl PacketPairSsthresh {
         }
     }
 
-    /// The ssthresh estimate in bytes, once made.
+    /// The estimate in bytes, once made.
     pub fn estimate(&self) -> Option<u64> {
         self.estimate
     }
 
-    /// Record `ack`; return the estimate when this ACK completes a usable train.
+    /// Feed one ACK; returns the estimate on the ACK that completes it (once per connection).
+    pub fn on_ack(&mut self, ack: &Ack) -> Option<u64> {
+        if self.estimate.is_some() {
+            return None;
+        }
+        self.estimate = self.observe(ack);
+        self.estimate
+    }
+
+    /// A new flight starts (slow start begins again): the next ACK starts a new train.
+    pub fn restart(&mut self) {
+        self.train_len = 0;
+    }
+
     fn observe(&mut self, ack: &Ack) -> Option<u64> {
         self.acked_bytes += ack.bytes_acked;
         for sample in [ack.rtt, ack.min_rtt].into_iter().flatten() {
@@ -117,12 +148,7 @@ impl SlowStart for PacketPairSsthresh {
     }
 
     fn on_ack(&mut self, window: &mut Window, ack: &Ack) {
-        let new_estimate = match self.estimate {
-            None => self.observe(ack),
-            Some(_) => None,
-        };
-        if let Some(estimate) = new_estimate {
-            self.estimate = Some(estimate);
+        if let Some(estimate) = self.estimator.on_ack(ack) {
             window.ssthresh = estimate;
         }
         // An estimate at or below cwnd ends slow start at once.
@@ -133,7 +159,7 @@ impl SlowStart for PacketPairSsthresh {
 
     fn restart(&mut self) {
         // The estimate is made once; an unfinished train is not continued across a timeout.
-        self.train_len = 0;
+        self.estimator.restart();
         self.inner.restart();
     }
 }

@@ -1,5 +1,6 @@
 use std::fmt::Write;
 
+use cclab_cc::registry::InitialSsthreshUse;
 use cclab_cc::{ALGORITHMS, ParamSpec, SLOW_STARTS};
 
 fn parameters(out: &mut String, params: &[ParamSpec]) {
@@ -36,18 +37,23 @@ pub fn listing() -> String {
         };
         let _ = writeln!(out, "{}{aliases}: {}", a.name, a.summary);
         let _ = writeln!(out, "    reference: {}", a.reference);
-        if !a.uses_initial_ssthresh {
-            let _ = writeln!(
-                out,
-                "    has its own start-up and no slow-start threshold; the slow_start and \
-                 initial_ssthresh keys do not apply"
-            );
-        } else if !a.uses_slow_start {
-            let _ = writeln!(
-                out,
-                "    has its own start-up; the slow_start key and initial_ssthresh = \
-                 \"packet-pair\" do not apply"
-            );
+        let start_up = match (a.uses_slow_start, a.initial_ssthresh) {
+            (true, _) => None,
+            (false, InitialSsthreshUse::None) => Some(
+                "has its own start-up and no slow-start threshold; the slow_start and \
+                 initial_ssthresh keys do not apply",
+            ),
+            (false, InitialSsthreshUse::Given) => Some(
+                "has its own start-up; the slow_start key and initial_ssthresh = \
+                 \"packet-pair\" do not apply",
+            ),
+            (false, InitialSsthreshUse::GivenOrPacketPair) => Some(
+                "has its own start-up; the slow_start key does not apply (initial_ssthresh \
+                 does, \"packet-pair\" included)",
+            ),
+        };
+        if let Some(note) = start_up {
+            let _ = writeln!(out, "    {note}");
         }
         parameters(&mut out, a.params);
         out.push('\n');

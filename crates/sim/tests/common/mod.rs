@@ -221,7 +221,7 @@ pub const fn probe_info<C: Probed>() -> AlgorithmInfo {
         reference: "",
         params: &[],
         uses_slow_start: true,
-        uses_initial_ssthresh: true,
+        initial_ssthresh: cclab_cc::registry::InitialSsthreshUse::GivenOrPacketPair,
         build: build_probe::<C>,
     }
 }
