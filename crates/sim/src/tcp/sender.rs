@@ -19,7 +19,7 @@ use crate::packet::{Ecn, MAX_SACK_BLOCKS, Packet, PacketKind, SackBlock};
 use crate::tcp::delivery_rate::{AckRateState, DeliveryRate};
 use crate::tcp::rtt::RttEstimator;
 use crate::tcp::scoreboard::Scoreboard;
-use crate::tcp::small_queues::{LIMIT_OUTPUT_BYTES, SmallQueues};
+use crate::tcp::small_queues::SmallQueues;
 
 /// RFC 5681 §3.2 / RFC 6675 DupThresh.
 const DUP_THRESH: u64 = 3;
@@ -203,9 +203,7 @@ impl Sender {
     /// The most data TCP Small Queues lets wait on the sender's own link, as transmission
     /// time (`None` without the model).
     pub fn worst_host_backlog(&self) -> Option<SimDuration> {
-        let wire_packet = self.config.mss + self.config.header_bytes;
-        let host = self.small_queues.as_ref()?;
-        Some(host.worst_backlog(LIMIT_OUTPUT_BYTES, wire_packet))
+        self.small_queues.as_ref().map(SmallQueues::worst_backlog)
     }
 
     fn sack_enabled(&self) -> bool {
@@ -693,9 +691,8 @@ impl Sender {
         }
         // The limit is at least two packets: below that, no need to work it out.
         host.blocked_until(now, host.two_packets())?;
-        let wire_packet = self.config.mss + self.config.header_bytes;
         let rate = self.cc.pacing_rate().or_else(|| self.default_pacing_rate());
-        let limit = SmallQueues::limit(rate, wire_packet) << u32::from(retransmission);
+        let limit = host.limit(rate) << u32::from(retransmission);
         host.blocked_until(now, host.time_to_send(limit))
     }
 

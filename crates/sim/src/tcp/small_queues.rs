@@ -2,8 +2,9 @@
 //!
 //! Linux `tcp_small_queue_check` (net/ipv4/tcp_output.c) stops `tcp_write_xmit` while more
 //! than `limit = max(2·skb truesize, sk_pacing_rate >> 10)` bytes of the socket sit in the
-//! qdisc and NIC, capped by `net.ipv4.tcp_limit_output_bytes` (16 × 64 KiB = 1 MiB, the default
-//! from 2013 until 4 MiB in 2025) and doubled for retransmissions; the socket resumes when the
+//! qdisc and NIC, capped by `net.ipv4.tcp_limit_output_bytes` (16 × 64 KiB = 1 MiB; older
+//! kernels used 128 or 256 KiB, 2025 kernels 4 MiB) and doubled for retransmissions; the
+//! socket resumes when the
 //! NIC has sent enough. So a window larger than the path can carry stays in the socket instead
 //! of flooding the host queue, the flow stops being cwnd-limited, and the window stops
 //! growing (`tcp_is_cwnd_limited`). Without it a sender whose window runs away (Hybla's
@@ -23,6 +24,8 @@ pub const LIMIT_OUTPUT_BYTES: u64 = 16 * 65_536;
 #[derive(Clone, Debug)]
 pub struct SmallQueues {
     nic_rate_bps: u64,
+    /// A full-sized packet's bytes on the wire.
+    wire_packet: u64,
     /// Transmission time of two packets: the smallest limit.
     two_packets: SimDuration,
     /// When the NIC will have sent every packet handed to it so far.
@@ -35,6 +38,7 @@ impl SmallQueues {
     pub fn new(nic_rate_bps: u64, wire_packet: u64) -> Self {
         let mut host = SmallQueues {
             nic_rate_bps: nic_rate_bps.max(1),
+            wire_packet,
             two_packets: SimDuration::ZERO,
             busy_until: SimTime::ZERO,
             carry: 0,
@@ -51,9 +55,11 @@ impl SmallQueues {
     /// The byte limit for a sender whose pacing rate (Linux `sk_pacing_rate`, here in bit/s)
     /// is `pacing_rate_bps`: about 1 ms of it (`>> 10`), at least two packets, at most
     /// [`LIMIT_OUTPUT_BYTES`]. (Linux doubles it for a retransmission: the sender does.)
-    pub fn limit(pacing_rate_bps: Option<u64>, wire_packet: u64) -> u64 {
+    pub fn limit(&self, pacing_rate_bps: Option<u64>) -> u64 {
         let per_millisecond = pacing_rate_bps.map_or(u64::MAX, |bps| (bps / 8) >> 10);
-        per_millisecond.max(2 * wire_packet).min(LIMIT_OUTPUT_BYTES)
+        per_millisecond
+            .max(2 * self.wire_packet)
+            .min(LIMIT_OUTPUT_BYTES)
     }
 
     /// `None` if a packet may go to the NIC now (at most `allowed` of work, the
@@ -76,11 +82,10 @@ impl SmallQueues {
         self.busy_until += SimDuration::from_nanos(numerator / self.nic_rate_bps);
     }
 
-    /// The most time the NIC may still need when the sender checks the limit (twice the
-    /// limit, for a retransmission) and hands over one more packet: what a sender's access
-    /// link can hold at worst (rounded up).
-    pub fn worst_backlog(&self, limit: u64, wire_packet: u64) -> SimDuration {
-        self.time_to_send(2 * limit + wire_packet) + SimDuration::from_nanos(1)
+    /// The most time the NIC may still need: the largest limit, doubled for a retransmission,
+    /// plus the packet handed over when the backlog was just within it (rounded up).
+    pub fn worst_backlog(&self) -> SimDuration {
+        self.time_to_send(2 * LIMIT_OUTPUT_BYTES + self.wire_packet) + SimDuration::from_nanos(1)
     }
 
     /// The NIC's transmission time for `bytes` (rounded down).
@@ -99,12 +104,13 @@ mod tests {
     #[test]
     fn limit_is_a_millisecond_of_pacing_rate_within_two_packets_and_one_mebibyte() {
         // 100 Mbit/s = 12.5 MB/s; >> 10 gives 12207 bytes.
-        assert_eq!(SmallQueues::limit(Some(100_000_000), WIRE), 12_207);
+        let host = SmallQueues::new(1_000_000_000, WIRE);
+        assert_eq!(host.limit(Some(100_000_000)), 12_207);
         // 10 Mbit/s: 1220 bytes, below the two-packet floor.
-        assert_eq!(SmallQueues::limit(Some(10_000_000), WIRE), 3_000);
+        assert_eq!(host.limit(Some(10_000_000)), 3_000);
         // 100 Gbit/s: 12.2 MB, above the cap; no rate known yet: the cap.
-        assert_eq!(SmallQueues::limit(Some(100_000_000_000), WIRE), 1_048_576);
-        assert_eq!(SmallQueues::limit(None, WIRE), 1_048_576);
+        assert_eq!(host.limit(Some(100_000_000_000)), 1_048_576);
+        assert_eq!(host.limit(None), 1_048_576);
     }
 
     #[test]
