@@ -4,11 +4,11 @@
 //! than `limit = max(2·skb truesize, sk_pacing_rate >> 10)` bytes of the socket sit in the
 //! qdisc and NIC, capped by `net.ipv4.tcp_limit_output_bytes` (16 × 64 KiB = 1 MiB; older
 //! kernels used 128 or 256 KiB, 2025 kernels 4 MiB) and doubled for retransmissions; the
-//! socket resumes when the
-//! NIC has sent enough. So a window larger than the path can carry stays in the socket instead
-//! of flooding the host queue, the flow stops being cwnd-limited, and the window stops
-//! growing (`tcp_is_cwnd_limited`). Without it a sender whose window runs away (Hybla's
-//! `2^ρ − 1` per ACK at ρ = 10) would park millions of packets on its access link.
+//! socket resumes when the NIC has sent enough. So a window larger than the path can carry
+//! stays in the socket instead of flooding the host queue, the flow stops being
+//! cwnd-limited, and the window stops growing (`tcp_is_cwnd_limited`). Without it a sender
+//! whose window runs away (Hybla's `2^ρ − 1` per ACK at ρ = 10) would park millions of
+//! packets on its access link.
 //!
 //! The sender's access link carries only its own data, so the host knows when its NIC will
 //! be idle: `busy_until` advances by each packet's serialization time, computed as the link
