@@ -21,8 +21,8 @@
 //! With `initial_ssthresh = "packet-pair"` Hoe's estimate of the pipe size (SIGCOMM 1996)
 //! becomes ssthresh as soon as the first ACKs give it. By then `2^ρ - 1` per ACK has
 //! usually carried cwnd far past it (ρ = 24 on a 600 ms path adds 16.7 million segments per
-//! ACK), so cwnd is brought down to the estimate too: slow start ends at the estimated pipe
-//! size, which is what the estimate is for.
+//! acknowledged segment), so cwnd is brought down to the estimate too: slow start ends at
+//! the estimated pipe size, which is what the estimate is for.
 
 use super::additive_increase::ByteCountedIncrease;
 use super::multiplicative_decrease::multiplicative_decrease;
