@@ -3,6 +3,11 @@
 use crate::controller::{Ack, CongestionEvent, TimeoutEvent};
 use crate::time::{SimDuration, SimTime};
 
+/// `n` milliseconds.
+pub fn ms(n: u64) -> SimDuration {
+    SimDuration::from_millis(n)
+}
+
 /// An ACK of `bytes` new bytes at time zero, outside recovery, cwnd-limited, without an
 /// RTT sample. Override fields with struct update syntax: `Ack { rtt: …, ..ack(1448) }`.
 pub fn ack(bytes: u64) -> Ack {

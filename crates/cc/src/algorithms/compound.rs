@@ -237,14 +237,9 @@ mod tests {
     use crate::algorithms::delay_harness::Path;
     use crate::controller::UNLIMITED;
     use crate::slow_start::standard::StandardSlowStart;
-    use crate::test_support::{loss, timeout};
-    use crate::time::SimDuration;
+    use crate::test_support::{loss, ms, timeout};
 
     const MSS: u64 = 1000;
-
-    fn ms(n: u64) -> SimDuration {
-        SimDuration::from_millis(n)
-    }
 
     fn compound() -> Compound {
         let config = CcConfig::new(MSS);

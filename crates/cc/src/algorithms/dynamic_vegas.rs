@@ -162,14 +162,9 @@ mod tests {
     use crate::algorithms::delay_harness::Path;
     use crate::controller::CongestionControl;
     use crate::params::ParamInput;
-    use crate::test_support::timeout;
-    use crate::time::SimDuration;
+    use crate::test_support::{ms, timeout};
 
     const MSS: u64 = 1000;
-
-    fn ms(n: u64) -> SimDuration {
-        SimDuration::from_millis(n)
-    }
 
     fn dynamic_with(inputs: &[(&str, ParamInput)]) -> DynamicVegas {
         let params = Params::from_inputs(PARAMS, inputs.iter().map(|(n, v)| (*n, v))).unwrap();

@@ -197,14 +197,10 @@ impl CongestionControl for Fast {
 mod tests {
     use super::*;
     use crate::algorithms::delay_harness::Path;
-    use crate::test_support::{loss, timeout};
+    use crate::test_support::{loss, ms, timeout};
     use crate::time::SimDuration;
 
     const MSS: u64 = 1000;
-
-    fn ms(n: u64) -> SimDuration {
-        SimDuration::from_millis(n)
-    }
 
     fn fast(alpha: f64) -> Fast {
         Fast::new(&CcConfig::new(MSS), alpha, 0.5, false)

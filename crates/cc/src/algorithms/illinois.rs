@@ -285,14 +285,10 @@ mod tests {
     use super::*;
     use crate::algorithms::delay_harness::Path;
     use crate::slow_start::standard::StandardSlowStart;
-    use crate::test_support::{ack, loss, timeout};
+    use crate::test_support::{ack, loss, ms, timeout};
 
     const MSS: u64 = 1000;
     const P: IllinoisParams = IllinoisParams::PAPER;
-
-    fn ms(n: u64) -> SimDuration {
-        SimDuration::from_millis(n)
-    }
 
     fn illinois() -> Illinois {
         let config = CcConfig::new(MSS);

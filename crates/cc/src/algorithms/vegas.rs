@@ -457,14 +457,9 @@ mod tests {
     use crate::algorithms::delay_harness::Path;
     use crate::controller::UNLIMITED;
     use crate::params::ParamInput;
-    use crate::test_support::{loss, timeout};
-    use crate::time::SimDuration;
+    use crate::test_support::{loss, ms, timeout};
 
     const MSS: u64 = 1000;
-
-    fn ms(n: u64) -> SimDuration {
-        SimDuration::from_millis(n)
-    }
 
     fn vegas_with(inputs: &[(&str, ParamInput)]) -> Vegas {
         let params = Params::from_inputs(PARAMS, inputs.iter().map(|(n, v)| (*n, v))).unwrap();

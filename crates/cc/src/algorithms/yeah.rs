@@ -289,14 +289,10 @@ mod tests {
     use super::*;
     use crate::algorithms::delay_harness::Path;
     use crate::slow_start::standard::StandardSlowStart;
-    use crate::test_support::{ack, ack_with_rtt, loss, timeout};
+    use crate::test_support::{ack, ack_with_rtt, loss, ms, timeout};
     use crate::time::SimDuration;
 
     const MSS: u64 = 1000;
-
-    fn ms(n: u64) -> SimDuration {
-        SimDuration::from_millis(n)
-    }
 
     fn us(n: u64) -> SimDuration {
         SimDuration::from_micros(n)
