@@ -2,7 +2,7 @@
 //!
 //! `cargo bench -p cclab-sim` runs each scenario for a few simulated seconds and reports the
 //! throughput in bottleneck packets per second ("items/s"). Whole-run figures with peak memory
-//! come from `cclab run examples/bench-*.toml` (see README, "Performance").
+//! come from `cclab run examples/bench-*.toml` (see docs/performance.md).
 
 use cclab_sim::{NullSink, Simulation};
 use divan::counter::ItemsCount;
