@@ -45,7 +45,8 @@ fn small_chart() -> TimeChart {
             color: RGBColor(200, 0, 0),
             points: vec![(2.0, 40.0), (3.0, 35.0)],
         }],
-        legend_low: false,
+        background: Vec::new(),
+        background_label: String::new(),
     }
 }
 

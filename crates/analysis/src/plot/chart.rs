@@ -4,7 +4,8 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::{Figure, thick_line};
+use super::frame::{Entry, Sample, frame};
+use super::{Dash, Figure, draw_line};
 
 #[derive(Clone, Debug)]
 pub struct Line {
@@ -28,9 +29,19 @@ pub struct TimeChart {
     pub y_label: String,
     pub lines: Vec<Line>,
     pub markers: Vec<Markers>,
-    /// Legend in the lower right rather than the upper right (for lines near the top).
-    pub legend_low: bool,
+    /// Thin grey lines under the others (every flow when the lines are group means), with
+    /// one legend entry `background_label` if it is not empty.
+    pub background: Vec<Vec<(f64, f64)>>,
+    pub background_label: String,
 }
+
+/// The grey of background lines.
+pub const BACKGROUND: RGBColor = RGBColor(190, 190, 190);
+
+/// Line widths in pixels: lines, dashed lines (ssthresh), background lines.
+const WIDTH: u32 = 2;
+const DASHED_WIDTH: u32 = 1;
+const BACKGROUND_WIDTH: u32 = 1;
 
 /// At most `2 × buckets` points that keep the envelope of `points` (sorted by x): the
 /// minimum and maximum of each run of equal length, in x order. Saw-tooth peaks survive;
@@ -85,8 +96,51 @@ impl TimeChart {
             .iter()
             .flat_map(|l| &l.points)
             .chain(self.markers.iter().flat_map(|m| &m.points))
+            .chain(self.background.iter().flatten())
+    }
+
+    /// The legend: labelled lines (ssthresh dashed), the background, the markers.
+    pub fn legend(&self) -> Vec<Entry> {
+        let mut entries: Vec<Entry> = self
+            .lines
+            .iter()
+            .filter(|l| !l.label.is_empty())
+            .map(|l| Entry {
+                label: l.label.clone(),
+                sample: Sample::Line {
+                    color: l.color,
+                    width: if l.dashed { DASHED_WIDTH } else { WIDTH },
+                    dash: if l.dashed { Dash::Dashed } else { Dash::Solid },
+                    marker: None,
+                },
+            })
+            .collect();
+        if !self.background.is_empty() && !self.background_label.is_empty() {
+            entries.push(Entry {
+                label: self.background_label.clone(),
+                sample: Sample::Line {
+                    color: BACKGROUND,
+                    width: BACKGROUND_WIDTH,
+                    dash: Dash::Solid,
+                    marker: None,
+                },
+            });
+        }
+        entries.extend(
+            self.markers
+                .iter()
+                .filter(|m| !m.label.is_empty())
+                .map(|m| Entry {
+                    label: m.label.clone(),
+                    sample: Sample::Cross(m.color),
+                }),
+        );
+        entries
     }
 }
+
+/// Y axis label area width (pixels) of the figures.
+pub const Y_AXIS: i32 = 78;
 
 impl Figure for TimeChart {
     fn draw<DB: DrawingBackend>(
@@ -101,15 +155,15 @@ impl Figure for TimeChart {
         }
         let (y_min, y_max) = bounds(self.all_points().map(|p| p.1)).unwrap_or((0.0, 1.0));
         let y0 = y_min.min(0.0);
-        let mut y1 = y_max * 1.08;
+        let mut y1 = y_max * 1.05;
         if y1 <= y0 {
             y1 = y0 + 1.0;
         }
-        let mut chart = ChartBuilder::on(root)
-            .caption(&self.title, ("sans-serif", 22))
-            .margin(14)
-            .x_label_area_size(52)
-            .y_label_area_size(78)
+        let (area, _) = frame(root, &self.title, &self.legend(), Y_AXIS)?;
+        let mut chart = ChartBuilder::on(&area)
+            .margin(4)
+            .x_label_area_size(48)
+            .y_label_area_size(Y_AXIS)
             .build_cartesian_2d(x0..x1, y0..y1)
             .map_err(e)?;
         chart
@@ -125,56 +179,40 @@ impl Figure for TimeChart {
             .bold_line_style(RGBColor(215, 215, 215))
             .draw()
             .map_err(e)?;
-        let mut labelled = false;
+        for points in &self.background {
+            let points = decimate(points, BUCKETS);
+            draw_line(
+                &mut chart,
+                &points,
+                Dash::Solid,
+                BACKGROUND.stroke_width(BACKGROUND_WIDTH),
+                bitmap,
+            )?;
+        }
         for line in &self.lines {
-            let color = line.color;
-            let style = color.stroke_width(if line.dashed { 1 } else { 2 });
-            let points = decimate(&line.points, BUCKETS);
-            let series = if line.dashed {
-                chart
-                    .draw_series(DashedLineSeries::new(points, 6, 4, style))
-                    .map_err(e)?
+            let (dash, width) = if line.dashed {
+                (Dash::Dashed, DASHED_WIDTH)
             } else {
-                chart
-                    .draw_series(thick_line(&points, style, bitmap))
-                    .map_err(e)?
+                (Dash::Solid, WIDTH)
             };
-            if !line.label.is_empty() {
-                labelled = true;
-                series
-                    .label(&line.label)
-                    .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 22, y)], style));
-            }
+            let points = decimate(&line.points, BUCKETS);
+            draw_line(
+                &mut chart,
+                &points,
+                dash,
+                line.color.stroke_width(width),
+                bitmap,
+            )?;
         }
         for markers in &self.markers {
             let color = markers.color;
-            let series = chart
+            chart
                 .draw_series(
                     markers
                         .points
                         .iter()
                         .map(|&p| Cross::new(p, 4, color.stroke_width(2))),
                 )
-                .map_err(e)?;
-            if !markers.label.is_empty() {
-                labelled = true;
-                series
-                    .label(&markers.label)
-                    .legend(move |(x, y)| Cross::new((x + 11, y), 4, color.stroke_width(2)));
-            }
-        }
-        if labelled {
-            chart
-                .configure_series_labels()
-                .position(if self.legend_low {
-                    SeriesLabelPosition::LowerRight
-                } else {
-                    SeriesLabelPosition::UpperRight
-                })
-                .background_style(WHITE.mix(0.85))
-                .border_style(BLACK.mix(0.4))
-                .label_font(("sans-serif", 14))
-                .draw()
                 .map_err(e)?;
         }
         Ok(())

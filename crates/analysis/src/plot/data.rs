@@ -101,6 +101,8 @@ pub struct RunInfo {
     /// Width of the bins of `rates.csv`.
     pub rate_interval_s: f64,
     pub flow_cc: BTreeMap<u32, String>,
+    /// Each flow's `[[flows]]` table (its group in `summary.json`).
+    pub flow_group: BTreeMap<u32, u32>,
 }
 
 pub fn run_info(dir: &Path) -> Result<RunInfo, PlotError> {
@@ -120,6 +122,9 @@ pub fn run_info(dir: &Path) -> Result<RunInfo, PlotError> {
         for f in flows {
             if let (Some(id), Some(cc)) = (f["id"].as_u64(), f["cc"].as_str()) {
                 info.flow_cc.insert(id as u32, cc.to_string());
+            }
+            if let (Some(id), Some(group)) = (f["id"].as_u64(), f["group"].as_u64()) {
+                info.flow_group.insert(id as u32, group as u32);
             }
         }
     }

@@ -10,6 +10,8 @@
 
 pub mod chart;
 pub mod data;
+pub mod frame;
+pub mod labels;
 pub mod sequence;
 pub mod sweep;
 pub mod timeseries;
@@ -18,6 +20,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Once;
 
 use plotters::coord::Shift;
+use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 use plotters::style::FontStyle;
 
@@ -172,7 +175,8 @@ pub fn save(
     Ok(written)
 }
 
-/// Distinct colours (Tableau 10), for flows and algorithms.
+/// Distinct colours (Tableau 10), for flows and algorithms; beyond ten series the colours
+/// repeat with another dash pattern and marker ([`series_style`]).
 pub const PALETTE: [RGBColor; 10] = [
     RGBColor(31, 119, 180),
     RGBColor(255, 127, 14),
@@ -198,4 +202,150 @@ pub fn tick(v: &f64) -> String {
 
 pub fn color(i: usize) -> RGBColor {
     PALETTE[i % PALETTE.len()]
+}
+
+/// How a line is stroked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Dash {
+    Solid,
+    Dashed,
+    Dotted,
+    LongDash,
+}
+
+impl Dash {
+    /// (dash, gap) in pixels; `None` for a solid line.
+    pub fn pattern(self) -> Option<(u32, u32)> {
+        match self {
+            Dash::Solid => None,
+            Dash::Dashed => Some((7, 4)),
+            Dash::Dotted => Some((2, 3)),
+            Dash::LongDash => Some((16, 5)),
+        }
+    }
+}
+
+/// The shape drawn at a sweep figure's points.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Marker {
+    Circle,
+    Square,
+    Triangle,
+    Diamond,
+}
+
+/// Colour, dash pattern and marker of one series.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SeriesStyle {
+    pub color: RGBColor,
+    pub dash: Dash,
+    pub marker: Marker,
+}
+
+const LOOKS: [(Dash, Marker); 4] = [
+    (Dash::Solid, Marker::Circle),
+    (Dash::Dashed, Marker::Square),
+    (Dash::Dotted, Marker::Triangle),
+    (Dash::LongDash, Marker::Diamond),
+];
+
+/// The style of the `i`-th series: the ten colours with solid lines and circles, then the ten
+/// colours again dashed with squares, dotted with triangles, long-dashed with diamonds. No
+/// two of the first 40 series look the same (a sweep over all 21 algorithms needs 21).
+pub fn series_style(i: usize) -> SeriesStyle {
+    let (dash, marker) = LOOKS[(i / PALETTE.len()) % LOOKS.len()];
+    SeriesStyle {
+        color: color(i),
+        dash,
+        marker,
+    }
+}
+
+/// The chart type of every figure: f64 on both axes.
+pub type Chart<'a, DB> = ChartContext<
+    'a,
+    DB,
+    Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>,
+>;
+
+fn polygon(marker: Marker, size: i32) -> Vec<(i32, i32)> {
+    let s = size + 1;
+    match marker {
+        Marker::Triangle => vec![(0, -s), (s, s * 2 / 3), (-s, s * 2 / 3)],
+        Marker::Diamond => vec![(0, -s), (s, 0), (0, s), (-s, 0)],
+        Marker::Circle | Marker::Square => {
+            let s = size - 1;
+            vec![(-s, -s), (s, -s), (s, s), (-s, s)]
+        }
+    }
+}
+
+/// Markers of `size` pixels (radius) at `points` of a chart, filled.
+pub fn draw_markers<DB: DrawingBackend>(
+    chart: &mut Chart<'_, DB>,
+    points: &[(f64, f64)],
+    marker: Marker,
+    size: i32,
+    color: RGBColor,
+) -> Result<(), String> {
+    let e = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+    let style = color.filled();
+    match marker {
+        Marker::Circle => chart
+            .draw_series(points.iter().map(|&p| Circle::new(p, size, style)))
+            .map(|_| ())
+            .map_err(e),
+        _ => chart
+            .draw_series(
+                points
+                    .iter()
+                    .map(|&p| EmptyElement::at(p) + Polygon::new(polygon(marker, size), style)),
+            )
+            .map(|_| ())
+            .map_err(e),
+    }
+}
+
+/// A marker of `size` pixels (radius) at a pixel of `area`, filled.
+pub fn draw_marker_at<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    at: (i32, i32),
+    marker: Marker,
+    size: i32,
+    color: RGBColor,
+) -> Result<(), String> {
+    let e = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+    let style = color.filled();
+    match marker {
+        Marker::Circle => area.draw(&Circle::new(at, size, style)).map_err(e),
+        _ => area
+            .draw(&(EmptyElement::at(at) + Polygon::new(polygon(marker, size), style)))
+            .map_err(e),
+    }
+}
+
+/// A line through `points` of a chart with `dash` (solid lines as in [`thick_line`]).
+pub fn draw_line<DB: DrawingBackend>(
+    chart: &mut Chart<'_, DB>,
+    points: &[(f64, f64)],
+    dash: Dash,
+    style: ShapeStyle,
+    bitmap: bool,
+) -> Result<(), String> {
+    let e = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+    match dash.pattern() {
+        None => chart
+            .draw_series(thick_line(points, style, bitmap))
+            .map(|_| ())
+            .map_err(e),
+        Some((on, off)) => chart
+            .draw_series(std::iter::once(DashedPathElement::new(
+                points.to_vec(),
+                on,
+                off,
+                style,
+            )))
+            .map(|_| ())
+            .map_err(e),
+    }
 }

@@ -8,8 +8,10 @@ use std::path::Path;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
+use super::chart::Y_AXIS;
 use super::data::{RunInfo, for_each_row, required};
-use super::{Figure, PlotError};
+use super::frame::{Entry, Sample, frame};
+use super::{Dash, Figure, PlotError};
 
 /// Segment transmissions drawn per figure at most; later ones are left out (and the title
 /// says so) so that figures of long runs stay readable and small.
@@ -135,11 +137,37 @@ impl Figure for SequenceChart {
             (0.0, 1.0)
         };
         let span = t1 - t0;
-        let mut chart = ChartBuilder::on(root)
-            .caption(&self.title, ("sans-serif", 20))
-            .margin(14)
-            .x_label_area_size(52)
-            .y_label_area_size(78)
+        let blue = RGBColor(31, 119, 180);
+        let red = RGBColor(214, 39, 40);
+        let green = RGBColor(44, 160, 44);
+        let legend = [
+            Entry {
+                label: "cumulative ACK at the sender".into(),
+                sample: Sample::Line {
+                    color: green,
+                    width: 2,
+                    dash: Dash::Solid,
+                    marker: None,
+                },
+            },
+            Entry {
+                label: "segment sent".into(),
+                sample: Sample::Bar(blue),
+            },
+            Entry {
+                label: format!("retransmission ({})", self.retransmits.len()),
+                sample: Sample::Ring(red),
+            },
+            Entry {
+                label: format!("drop ({})", self.drops.len()),
+                sample: Sample::Cross(BLACK),
+            },
+        ];
+        let (area, _) = frame(root, &self.title, &legend, Y_AXIS)?;
+        let mut chart = ChartBuilder::on(&area)
+            .margin(4)
+            .x_label_area_size(48)
+            .y_label_area_size(Y_AXIS)
             .build_cartesian_2d((t0 - span * 0.01)..(t1 + span * 0.01), low..top)
             .map_err(e)?;
         chart
@@ -156,9 +184,6 @@ impl Figure for SequenceChart {
             .draw()
             .map_err(e)?;
         let mss = self.mss;
-        let blue = RGBColor(31, 119, 180);
-        let red = RGBColor(214, 39, 40);
-        let green = RGBColor(44, 160, 44);
         // Cumulative ACK as a staircase.
         let mut stairs = Vec::with_capacity(2 * self.acks.len());
         for (i, &(t, ack)) in self.acks.iter().enumerate() {
@@ -169,11 +194,7 @@ impl Figure for SequenceChart {
         }
         chart
             .draw_series(LineSeries::new(stairs, green.stroke_width(1)))
-            .map_err(e)?
-            .label("cumulative ACK at the sender")
-            .legend(move |(x, y)| {
-                PathElement::new(vec![(x, y), (x + 22, y)], green.stroke_width(2))
-            });
+            .map_err(e)?;
         let bar = |style: ShapeStyle| {
             move |&(t, lo, hi): &(f64, f64, f64)| {
                 PathElement::new(vec![(t, lo / mss), (t, hi / mss)], style)
@@ -181,36 +202,20 @@ impl Figure for SequenceChart {
         };
         chart
             .draw_series(self.sends.iter().map(bar(blue.stroke_width(2))))
-            .map_err(e)?
-            .label("segment sent")
-            .legend(move |(x, y)| {
-                PathElement::new(vec![(x + 11, y - 6), (x + 11, y + 6)], blue.stroke_width(2))
-            });
+            .map_err(e)?;
         chart
             .draw_series(
                 self.retransmits
                     .iter()
                     .map(|&(t, lo, _)| Circle::new((t, lo / mss), 3, red.stroke_width(2))),
             )
-            .map_err(e)?
-            .label(format!("retransmission ({})", self.retransmits.len()))
-            .legend(move |(x, y)| Circle::new((x + 11, y), 3, red.stroke_width(2)));
+            .map_err(e)?;
         chart
             .draw_series(
                 self.drops
                     .iter()
                     .map(|&(t, seq)| Cross::new((t, seq / mss), 5, BLACK.stroke_width(2))),
             )
-            .map_err(e)?
-            .label(format!("drop ({})", self.drops.len()))
-            .legend(|(x, y)| Cross::new((x + 11, y), 5, BLACK.stroke_width(2)));
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK.mix(0.4))
-            .label_font(("sans-serif", 14))
-            .draw()
             .map_err(e)?;
         Ok(())
     }

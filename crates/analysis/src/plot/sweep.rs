@@ -1,17 +1,24 @@
 //! Sweep figures: a metric against a swept parameter, one line per algorithm (the figures of
 //! the high-speed survey: utilization against bandwidth or RTT, fairness against RTT).
 //!
-//! The x axis is categorical: the swept values in the order the sweep lists them, equally
-//! spaced and labelled as written ("10Mbps", "622Mbps", "1Gbps"), the way such figures are
-//! usually drawn. Points are the mean over replicates (seeds); a vertical bar spans their
-//! minimum and maximum when there are several.
+//! Numeric swept values ("10Mbps", "20ms", "0.5bdp", 50) go on a numeric axis in one unit
+//! (Mbit/s, ms, × BDP, packets), logarithmic when they span more than a decade, with a tick at
+//! each swept value; other values (algorithms, queue kinds) are categories, equally spaced in
+//! the sweep's order, each series slightly offset so that their points do not hide each
+//! other. Points are the mean over replicates (seeds); a vertical bar spans their minimum and
+//! maximum when there are several. Each series has its own colour, dash and marker
+//! ([`super::series_style`]); the legend is outside the plot ([`super::frame`]).
 
 use std::path::{Path, PathBuf};
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::{Figure, Formats, PlotError, color, save, thick_line};
+use super::chart::Y_AXIS;
+use super::frame::{Entry, Sample, frame};
+use super::labels::{key_words, metric_words, numeric, wants_log, with_unit};
+use super::{Figure, Formats, PlotError, draw_line, draw_markers, save, series_style};
 use crate::results::{Row, SweepManifest};
 
 #[derive(Clone, Debug)]
@@ -21,12 +28,51 @@ pub struct SweepSeries {
     pub points: Vec<Option<(f64, f64, f64)>>,
 }
 
+/// The x axis of a sweep figure.
+#[derive(Clone, Debug, PartialEq)]
+pub enum XAxis {
+    /// Values that are not numbers, equally spaced in the sweep's order.
+    Categories(Vec<String>),
+    /// Numbers in the axis unit, ascending; on a log scale if `log`.
+    Numeric { values: Vec<f64>, log: bool },
+}
+
+impl XAxis {
+    pub fn len(&self) -> usize {
+        match self {
+            XAxis::Categories(c) => c.len(),
+            XAxis::Numeric { values, .. } => values.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Where the `i`-th value sits on the (linear) drawing axis.
+    fn position(&self, i: usize) -> f64 {
+        match self {
+            XAxis::Categories(_) => i as f64,
+            XAxis::Numeric { values, log: true } => values[i].log10(),
+            XAxis::Numeric { values, .. } => values[i],
+        }
+    }
+
+    fn label(&self, i: usize) -> String {
+        match self {
+            XAxis::Categories(c) => c[i].clone(),
+            XAxis::Numeric { values, .. } => super::tick(&values[i]),
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct SweepChart {
     pub title: String,
     pub x_label: String,
     pub y_label: String,
-    pub categories: Vec<String>,
+    pub x: XAxis,
+    /// Points per value of `x`, in the same order.
     pub series: Vec<SweepSeries>,
 }
 
@@ -40,34 +86,6 @@ pub struct SweepPlotOptions {
     pub x: Option<String>,
     /// The swept key that makes the lines (default: the first swept key naming `cc`).
     pub series: Option<String>,
-}
-
-/// A readable axis description for the common metrics.
-fn describe(metric: &str) -> Option<&'static str> {
-    Some(match metric {
-        "aggregate.utilization" => "bottleneck utilization (busy time / run time)",
-        "aggregate.utilization_steady" => "bottleneck utilization in the steady-state window",
-        "aggregate.jain_index" => "Jain's fairness index of goodput",
-        "aggregate.jain_index_steady" => "Jain's fairness index (steady state)",
-        "aggregate.index_a" => "index A = (x1 - x2) / (x1 + x2)",
-        "aggregate.share_ratio" => "bandwidth-share ratio x1 / x2",
-        _ => return None,
-    })
-}
-
-/// The unit conversion for a metric column: (scale, unit text).
-fn unit(metric: &str) -> (f64, &'static str) {
-    if metric.ends_with("_bps") {
-        (1e-6, " (Mbit/s)")
-    } else if metric.ends_with("_ms") {
-        (1.0, " (ms)")
-    } else if metric.ends_with("_s") {
-        (1.0, " (s)")
-    } else if metric.ends_with("_pkts") {
-        (1.0, " (packets)")
-    } else {
-        (1.0, "")
-    }
 }
 
 fn file_part(text: &str) -> String {
@@ -169,7 +187,20 @@ pub fn charts(
     }
     let mut out = Vec::new();
     for x_key in &x_keys {
-        let categories = distinct(rows, x_key);
+        let mut categories = distinct(rows, x_key);
+        let (x_words, plain_unit) = key_words(x_key);
+        // Numeric values: ascending on a numeric axis; the rest stay categories in order.
+        let (x_axis, x_unit) = match numeric(&categories, plain_unit) {
+            Some((values, unit)) => {
+                let mut order: Vec<usize> = (0..values.len()).collect();
+                order.sort_by(|&a, &b| values[a].total_cmp(&values[b]));
+                categories = order.iter().map(|&i| categories[i].clone()).collect();
+                let values: Vec<f64> = order.iter().map(|&i| values[i]).collect();
+                let log = wants_log(&values);
+                (XAxis::Numeric { values, log }, unit)
+            }
+            None => (XAxis::Categories(categories.clone()), None),
+        };
         let others: Vec<&String> = axes
             .iter()
             .filter(|k| *k != x_key && Some(*k) != series_key.as_ref())
@@ -189,7 +220,7 @@ pub fn charts(
             .as_ref()
             .map_or(vec![String::new()], |k| distinct(rows, k));
         for metric in &metrics {
-            let (scale, unit_text) = unit(metric);
+            let (metric_text, metric_unit, scale) = metric_words(metric);
             for (c, combo) in combos.iter().enumerate() {
                 let in_combo = |row: &&Row| {
                     others
@@ -230,9 +261,9 @@ pub fn charts(
                 let fixed: Vec<String> = others
                     .iter()
                     .zip(combo)
-                    .map(|(k, v)| format!("{k} = {v}"))
+                    .map(|(k, v)| format!("{} = {v}", key_words(k).0))
                     .collect();
-                let mut title = format!("{}: {metric} vs {x_key}", manifest.name);
+                let mut title = format!("{}: {metric_text} vs {x_words}", manifest.name);
                 if !fixed.is_empty() {
                     title.push_str(&format!(" ({})", fixed.join(", ")));
                 }
@@ -248,10 +279,9 @@ pub fn charts(
                     name,
                     SweepChart {
                         title,
-                        x_label: x_key.clone(),
-                        y_label: describe(metric)
-                            .map_or_else(|| format!("{metric}{unit_text}"), str::to_string),
-                        categories: categories.clone(),
+                        x_label: with_unit(&x_words, x_unit),
+                        y_label: with_unit(&metric_text, metric_unit),
+                        x: x_axis.clone(),
                         series,
                     },
                 ));
@@ -284,6 +314,63 @@ pub fn plot_sweep(dir: &Path, options: &SweepPlotOptions) -> Result<Vec<PathBuf>
     Ok(written)
 }
 
+/// Pixels: height of a row of x tick labels, gap between neighbouring labels.
+const TICK_ROW: i32 = 16;
+const TICK_GAP: i32 = 8;
+/// Rows of x tick labels at most (labels that would overlap are staggered).
+const TICK_ROWS: usize = 3;
+
+/// The row of each label (given its left and right pixel): the first row where it does not
+/// overlap the label before it, so that no two labels overlap while rows last.
+fn stagger(spans: &[(i32, i32)]) -> Vec<usize> {
+    let mut right_edge = [i32::MIN; TICK_ROWS];
+    spans
+        .iter()
+        .map(|&(left, right)| {
+            let row = (0..TICK_ROWS)
+                .find(|&r| right_edge[r].saturating_add(TICK_GAP) <= left)
+                .unwrap_or_else(|| (0..TICK_ROWS).min_by_key(|&r| right_edge[r]).unwrap_or(0));
+            right_edge[row] = right;
+            row
+        })
+        .collect()
+}
+
+impl SweepChart {
+    /// The legend: each series' colour, dash and marker.
+    pub fn legend(&self) -> Vec<Entry> {
+        self.series
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| !s.label.is_empty())
+            .map(|(k, s)| {
+                let style = series_style(k);
+                Entry {
+                    label: s.label.clone(),
+                    sample: Sample::Line {
+                        color: style.color,
+                        width: 2,
+                        dash: style.dash,
+                        marker: Some(style.marker),
+                    },
+                }
+            })
+            .collect()
+    }
+
+    /// Horizontal offset of series `k` at categories, so that equal values stay visible.
+    fn dodge(&self, k: usize) -> f64 {
+        match self.x {
+            XAxis::Categories(_) if self.series.len() > 1 => {
+                let n = self.series.len() as f64;
+                let step = (0.5 / n).min(0.1);
+                (k as f64 - (n - 1.0) / 2.0) * step
+            }
+            _ => 0.0,
+        }
+    }
+}
+
 impl Figure for SweepChart {
     fn draw<DB: DrawingBackend>(
         &self,
@@ -291,7 +378,7 @@ impl Figure for SweepChart {
         bitmap: bool,
     ) -> Result<(), String> {
         let e = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
-        let n = self.categories.len().max(1);
+        let n = self.x.len();
         let values = self
             .series
             .iter()
@@ -301,33 +388,65 @@ impl Figure for SweepChart {
             (a.min(v), b.max(v))
         });
         let hi = if hi.is_finite() && hi > lo {
-            hi * 1.1
+            hi * 1.08
         } else {
             lo + 1.0
         };
-        let lo = if lo < 0.0 { lo * 1.1 } else { 0.0 };
-        let mut chart = ChartBuilder::on(root)
-            .caption(&self.title, ("sans-serif", 20))
-            .margin(14)
-            .x_label_area_size(52)
-            .y_label_area_size(78)
-            .build_cartesian_2d(-0.5..(n as f64 - 0.5), lo..hi)
+        let lo = if lo < 0.0 { lo * 1.08 } else { 0.0 };
+        let positions: Vec<f64> = (0..n).map(|i| self.x.position(i)).collect();
+        let (first, last) = positions
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &p| {
+                (a.min(p), b.max(p))
+            });
+        let (x0, x1) = match self.x {
+            _ if !first.is_finite() => (-0.5, 0.5),
+            XAxis::Categories(_) => (first - 0.5, last + 0.5),
+            XAxis::Numeric { .. } if last > first => {
+                let pad = (last - first) * 0.06;
+                (first - pad, last + pad)
+            }
+            XAxis::Numeric { .. } => (first - 0.5, first + 0.5),
+        };
+        let (area, _) = frame(root, &self.title, &self.legend(), Y_AXIS)?;
+
+        // Tick labels at the swept values, staggered where they would overlap. Their pixel
+        // positions are predicted from the plot's width before the chart is built, since the
+        // rows decide the height of the label area.
+        let label_font = ("sans-serif", 13)
+            .into_font()
+            .color(&BLACK)
+            .pos(Pos::new(HPos::Center, VPos::Top));
+        let labels: Vec<String> = (0..n).map(|i| self.x.label(i)).collect();
+        let (area_x, _) = area.get_pixel_range();
+        let plot_left = area_x.start + 4 + Y_AXIS;
+        let plot_width = (area_x.end - 4 - plot_left).max(1) as f64;
+        let to_pixel = |p: f64| plot_left + ((p - x0) / (x1 - x0) * plot_width) as i32;
+        let spans: Vec<(i32, i32)> = labels
+            .iter()
+            .zip(&positions)
+            .map(|(l, &p)| {
+                let w = root
+                    .estimate_text_size(l, &label_font)
+                    .map(|(w, _)| w as i32)
+                    .unwrap_or(8 * l.len() as i32);
+                (to_pixel(p) - w / 2, to_pixel(p) + w / 2)
+            })
+            .collect();
+        let rows = stagger(&spans);
+        let used_rows = rows.iter().max().map_or(1, |r| r + 1) as i32;
+
+        let mut chart = ChartBuilder::on(&area)
+            .margin(4)
+            .x_label_area_size(30 + used_rows * TICK_ROW)
+            .y_label_area_size(Y_AXIS)
+            .build_cartesian_2d(x0..x1, lo..hi)
             .map_err(e)?;
-        let categories = &self.categories;
         chart
             .configure_mesh()
             .x_desc(&self.x_label)
             .y_desc(&self.y_label)
-            .x_labels(n + 1)
-            .x_label_formatter(&|v| {
-                // Categories sit at whole positions 0, 1, ...; other ticks stay blank.
-                let i = v.round();
-                if (v - i).abs() < 1e-6 && i >= 0.0 {
-                    categories.get(i as usize).cloned().unwrap_or_default()
-                } else {
-                    String::new()
-                }
-            })
+            .x_labels(0)
             .y_label_formatter(&super::tick)
             .axis_desc_style(("sans-serif", 16))
             .label_style(("sans-serif", 13))
@@ -337,46 +456,66 @@ impl Figure for SweepChart {
             .disable_x_mesh()
             .draw()
             .map_err(e)?;
-        let mut labelled = false;
+        // Grid line, tick mark and label at each swept value.
+        chart
+            .draw_series(
+                positions
+                    .iter()
+                    .map(|&p| PathElement::new(vec![(p, lo), (p, hi)], RGBColor(225, 225, 225))),
+            )
+            .map_err(e)?;
+        for ((label, &p), row) in labels.iter().zip(&positions).zip(&rows) {
+            let (px, py) = chart.backend_coord(&(p, lo));
+            root.draw(&PathElement::new(vec![(px, py), (px, py + 5)], BLACK))
+                .map_err(e)?;
+            root.draw(&Text::new(
+                label.clone(),
+                (px, py + 8 + *row as i32 * TICK_ROW),
+                label_font.clone(),
+            ))
+            .map_err(e)?;
+        }
+
+        let connect = matches!(self.x, XAxis::Numeric { .. });
         for (k, series) in self.series.iter().enumerate() {
-            let c = color(k);
+            let style = series_style(k);
+            let c = style.color;
+            let dx = self.dodge(k);
             let points: Vec<(f64, f64)> = series
                 .points
                 .iter()
                 .enumerate()
-                .filter_map(|(i, p)| p.map(|(m, _, _)| (i as f64, m)))
+                .filter_map(|(i, p)| p.map(|(m, _, _)| (positions[i] + dx, m)))
                 .collect();
-            let drawn = chart
-                .draw_series(thick_line(&points, c.stroke_width(2), bitmap))
-                .map_err(e)?;
-            if !series.label.is_empty() {
-                labelled = true;
-                drawn.label(&series.label).legend(move |(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 22, y)], c.stroke_width(2))
-                });
-            }
-            chart
-                .draw_series(points.iter().map(|&p| Circle::new(p, 4, c.filled())))
-                .map_err(e)?;
             chart
                 .draw_series(series.points.iter().enumerate().filter_map(|(i, p)| {
                     p.filter(|(_, lo, hi)| hi > lo).map(|(_, lo, hi)| {
-                        let x = i as f64;
+                        let x = positions[i] + dx;
                         PathElement::new(vec![(x, lo), (x, hi)], c.stroke_width(1))
                     })
                 }))
                 .map_err(e)?;
-        }
-        if labelled {
-            chart
-                .configure_series_labels()
-                .position(SeriesLabelPosition::LowerLeft)
-                .background_style(WHITE.mix(0.85))
-                .border_style(BLACK.mix(0.4))
-                .label_font(("sans-serif", 14))
-                .draw()
-                .map_err(e)?;
+            // Lines join values along a numeric axis only: categories have no order to
+            // follow.
+            if connect {
+                draw_line(&mut chart, &points, style.dash, c.stroke_width(2), bitmap)?;
+            }
+            draw_markers(&mut chart, &points, style.marker, 4, c)?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn staggered_labels_do_not_overlap() {
+        // Three labels 40 px wide, 30 px apart: the middle one moves to the second row.
+        let rows = stagger(&[(0, 40), (30, 70), (60, 100)]);
+        assert_eq!(rows, vec![0, 1, 0]);
+        let rows = stagger(&[(0, 10), (100, 110)]);
+        assert_eq!(rows, vec![0, 0]);
     }
 }

@@ -25,6 +25,22 @@ impl RunPlotOptions {
     }
 }
 
+/// Flows drawn as a line each at most; with more, a figure draws each flow group's mean
+/// (coloured) over every flow (thin grey lines), and says so in its title.
+pub const MAX_FLOW_LINES: usize = 8;
+
+/// ssthresh is drawn (dashed) for this many flows at most.
+pub const MAX_SSTHRESH_FLOWS: usize = 4;
+
+/// The lines of one per-flow quantity, and what the title should add about them.
+#[derive(Default)]
+struct FlowLines {
+    lines: Vec<Line>,
+    background: Vec<Vec<(f64, f64)>>,
+    background_label: String,
+    note: String,
+}
+
 fn lines(info: &RunInfo, series: FlowSeries, dashed: bool, suffix: &str) -> Vec<Line> {
     series
         .into_iter()
@@ -37,14 +53,81 @@ fn lines(info: &RunInfo, series: FlowSeries, dashed: bool, suffix: &str) -> Vec<
         .collect()
 }
 
-fn chart(info: &RunInfo, what: &str, y_label: &str, lines: Vec<Line>) -> TimeChart {
+/// Per-tick mean over `flows` (the flows that have a sample at that tick).
+fn mean_line(series: &FlowSeries, flows: &[u32]) -> Vec<(f64, f64)> {
+    let mut sums: std::collections::BTreeMap<i64, (f64, f64, usize)> = Default::default();
+    for flow in flows {
+        for &(t, v) in series.get(flow).map(Vec::as_slice).unwrap_or(&[]) {
+            // Ticks are written to the nanosecond; the key groups equal times.
+            let entry = sums.entry((t * 1e9).round() as i64).or_insert((t, 0.0, 0));
+            entry.1 += v;
+            entry.2 += 1;
+        }
+    }
+    sums.into_values()
+        .map(|(t, sum, n)| (t, sum / n as f64))
+        .collect()
+}
+
+/// One line per flow for a few flows; group means over grey flows for many.
+fn flow_lines(info: &RunInfo, series: FlowSeries) -> FlowLines {
+    if series.len() <= MAX_FLOW_LINES {
+        return FlowLines {
+            lines: lines(info, series, false, ""),
+            ..FlowLines::default()
+        };
+    }
+    // Groups: the flows of one [[flows]] table (same algorithm), in table order.
+    type Group = (Option<u32>, String);
+    let mut groups: Vec<(Group, Vec<u32>)> = Vec::new();
+    for &flow in series.keys() {
+        let key = (
+            info.flow_group.get(&flow).copied(),
+            info.flow_cc.get(&flow).cloned().unwrap_or_default(),
+        );
+        match groups.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, members)) => members.push(flow),
+            None => groups.push((key, vec![flow])),
+        }
+    }
+    let lines = groups
+        .iter()
+        .enumerate()
+        .map(|(i, ((group, cc), members))| {
+            let what = if cc.is_empty() {
+                format!("{} flows", members.len())
+            } else {
+                format!("{} {cc} flows", members.len())
+            };
+            Line {
+                label: match group {
+                    Some(g) => format!("mean of group {g} ({what})"),
+                    None => format!("mean of {what}"),
+                },
+                color: color(i),
+                points: mean_line(&series, members),
+                dashed: false,
+            }
+        })
+        .collect();
+    let n = series.len();
+    FlowLines {
+        lines,
+        background: series.into_values().collect(),
+        background_label: format!("each of the {n} flows"),
+        note: format!(" ({n} flows: mean per flow group, each flow in grey)"),
+    }
+}
+
+fn chart(info: &RunInfo, what: &str, y_label: &str, lines: FlowLines) -> TimeChart {
     TimeChart {
-        title: format!("{}: {what}", info.scenario),
+        title: format!("{}: {what}{}", info.scenario, lines.note),
         x_label: "time (s)".into(),
         y_label: y_label.into(),
-        lines,
+        lines: lines.lines,
         markers: Vec::new(),
-        legend_low: false,
+        background: lines.background,
+        background_label: lines.background_label,
     }
 }
 
@@ -79,12 +162,15 @@ fn queue_chart(dir: &Path, info: &RunInfo, window: (f64, f64)) -> Result<TimeCha
         info,
         "bottleneck queue",
         "queue length (packets)",
-        vec![Line {
-            label: "queue".into(),
-            color: color(0),
-            points: queue,
-            dashed: false,
-        }],
+        FlowLines {
+            lines: vec![Line {
+                label: "queue".into(),
+                color: color(0),
+                points: queue,
+                dashed: false,
+            }],
+            ..FlowLines::default()
+        },
     );
     chart.markers.push(Markers {
         label: format!("drops ({total} packets, marked per sample)"),
@@ -117,13 +203,21 @@ pub fn plot_run(dir: &Path, options: &RunPlotOptions) -> Result<Vec<PathBuf>, Pl
         ts.next().unwrap_or_default(),
         ts.next().unwrap_or_default(),
     );
-    let few_flows = cwnd.len() <= 4;
-    let mut cwnd_lines = lines(&info, cwnd, false, "");
-    if few_flows {
-        cwnd_lines.extend(lines(&info, ssthresh, true, " ssthresh"));
+    let flows = cwnd.len();
+    let mut cwnd_lines = flow_lines(&info, cwnd);
+    let mut cwnd_title = "congestion window".to_string();
+    if flows <= MAX_SSTHRESH_FLOWS {
+        cwnd_lines
+            .lines
+            .extend(lines(&info, ssthresh, true, " ssthresh"));
+        cwnd_title.push_str(", ssthresh dashed");
+    } else if flows <= MAX_FLOW_LINES {
+        cwnd_title.push_str(&format!(
+            " (ssthresh left out beyond {MAX_SSTHRESH_FLOWS} flows)"
+        ));
     }
     written.extend(save(
-        &chart(&info, "congestion window", "cwnd (kB)", cwnd_lines),
+        &chart(&info, &cwnd_title, "cwnd (kB)", cwnd_lines),
         &out,
         "cwnd",
         options.formats,
@@ -133,7 +227,7 @@ pub fn plot_run(dir: &Path, options: &RunPlotOptions) -> Result<Vec<PathBuf>, Pl
             &info,
             "round-trip time (latest sample)",
             "RTT (ms)",
-            lines(&info, rtt, false, ""),
+            flow_lines(&info, rtt),
         ),
         &out,
         "rtt",
@@ -145,16 +239,15 @@ pub fn plot_run(dir: &Path, options: &RunPlotOptions) -> Result<Vec<PathBuf>, Pl
         let rates = flow_series(&rates_path, &["throughput_bps"], &[1e-6], window)?
             .pop()
             .unwrap_or_default();
-        let mut throughput = chart(
+        let throughput = chart(
             &info,
             &format!(
                 "throughput per flow ({} s bins, retransmissions included)",
                 info.rate_interval_s
             ),
             "throughput (Mbit/s of payload)",
-            lines(&info, rates, false, ""),
+            flow_lines(&info, rates),
         );
-        throughput.legend_low = true;
         written.extend(save(&throughput, &out, "throughput", options.formats)?);
     }
     written.extend(save(
