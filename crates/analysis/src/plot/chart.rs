@@ -149,7 +149,11 @@ impl Figure for TimeChart {
         bitmap: bool,
     ) -> Result<(), String> {
         let e = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
-        let (x0, mut x1) = bounds(self.all_points().map(|p| p.0)).unwrap_or((0.0, 1.0));
+        let (mut x0, mut x1) = bounds(self.all_points().map(|p| p.0)).unwrap_or((0.0, 1.0));
+        // A run's first sample comes one interval after 0: start the axis at 0 then.
+        if x0 > 0.0 && x0 <= 0.02 * x1 {
+            x0 = 0.0;
+        }
         if x1 <= x0 {
             x1 = x0 + 1.0;
         }

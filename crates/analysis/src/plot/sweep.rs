@@ -279,7 +279,15 @@ pub fn charts(
                     name,
                     SweepChart {
                         title,
-                        x_label: with_unit(&x_words, x_unit),
+                        x_label: match (&x_axis, x_unit) {
+                            (XAxis::Numeric { log: true, .. }, Some(u)) => {
+                                format!("{x_words} ({u}, log scale)")
+                            }
+                            (XAxis::Numeric { log: true, .. }, None) => {
+                                format!("{x_words} (log scale)")
+                            }
+                            _ => with_unit(&x_words, x_unit),
+                        },
                         y_label: with_unit(&metric_text, metric_unit),
                         x: x_axis.clone(),
                         series,

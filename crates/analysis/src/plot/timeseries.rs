@@ -207,11 +207,13 @@ pub fn plot_run(dir: &Path, options: &RunPlotOptions) -> Result<Vec<PathBuf>, Pl
     let mut cwnd_lines = flow_lines(&info, cwnd);
     let mut cwnd_title = "congestion window".to_string();
     if flows <= MAX_SSTHRESH_FLOWS {
+        if !ssthresh.is_empty() {
+            cwnd_title.push_str(", ssthresh dashed");
+        }
         cwnd_lines
             .lines
             .extend(lines(&info, ssthresh, true, " ssthresh"));
-        cwnd_title.push_str(", ssthresh dashed");
-    } else if flows <= MAX_FLOW_LINES {
+    } else if flows <= MAX_FLOW_LINES && !ssthresh.is_empty() {
         cwnd_title.push_str(&format!(
             " (ssthresh left out beyond {MAX_SSTHRESH_FLOWS} flows)"
         ));
@@ -265,4 +267,52 @@ pub fn plot_run(dir: &Path, options: &RunPlotOptions) -> Result<Vec<PathBuf>, Pl
         }
     }
     Ok(written)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn many_flows_become_group_means() {
+        // Flows 0..5 (group 0, reno) hold i, flows 5..10 (group 1, cubic) hold 10 i; flow 9
+        // starts at the second tick.
+        let mut info = RunInfo::default();
+        let mut series = FlowSeries::new();
+        for flow in 0..10u32 {
+            let group = flow / 5;
+            info.flow_group.insert(flow, group);
+            info.flow_cc
+                .insert(flow, if group == 0 { "reno" } else { "cubic" }.into());
+            let value = if group == 0 {
+                flow as f64
+            } else {
+                10.0 * flow as f64
+            };
+            let ticks: &[f64] = if flow == 9 { &[0.2] } else { &[0.1, 0.2] };
+            series.insert(flow, ticks.iter().map(|&t| (t, value)).collect());
+        }
+        let drawn = flow_lines(&info, series);
+        assert_eq!(drawn.background.len(), 10);
+        assert_eq!(drawn.lines.len(), 2);
+        assert_eq!(drawn.lines[0].label, "mean of group 0 (5 reno flows)");
+        // (0 + 1 + 2 + 3 + 4) / 5 = 2 at both ticks.
+        assert_eq!(drawn.lines[0].points, vec![(0.1, 2.0), (0.2, 2.0)]);
+        // Group 1: (50 + 60 + 70 + 80) / 4 = 65 before flow 9 starts, then
+        // (50 + 60 + 70 + 80 + 90) / 5 = 70.
+        assert_eq!(drawn.lines[1].label, "mean of group 1 (5 cubic flows)");
+        assert_eq!(drawn.lines[1].points, vec![(0.1, 65.0), (0.2, 70.0)]);
+        assert!(drawn.note.contains("10 flows"));
+    }
+
+    #[test]
+    fn few_flows_are_drawn_one_by_one() {
+        let info = RunInfo::default();
+        let series: FlowSeries = (0..MAX_FLOW_LINES as u32)
+            .map(|f| (f, vec![(0.1, 1.0)]))
+            .collect();
+        let drawn = flow_lines(&info, series);
+        assert_eq!(drawn.lines.len(), MAX_FLOW_LINES);
+        assert!(drawn.background.is_empty() && drawn.note.is_empty());
+    }
 }
