@@ -15,7 +15,7 @@ use cclab_analysis::plot::chart::{Line, TimeChart};
 use cclab_analysis::plot::frame::{LEGEND_BORDER, Sample};
 use cclab_analysis::plot::sweep::{SweepPlotOptions, XAxis, charts};
 use cclab_analysis::plot::timeseries::{RunPlotOptions, plot_run};
-use cclab_analysis::plot::{Formats, PALETTE, render_svg, series_style};
+use cclab_analysis::plot::{Figure, Formats, PALETTE, render_png, render_svg, series_style};
 use cclab_analysis::results::{Row, SweepManifest};
 use plotters::style::RGBColor;
 
@@ -126,6 +126,14 @@ fn text_at(svg: &str, text: &str) -> (f64, f64) {
         .collect();
     assert_eq!(found.len(), 1, "text {text:?} once in {:?}", texts(svg));
     found[0]
+}
+
+/// With `CCLAB_FIGURE_DUMP=DIR`, write the figure as `DIR/name.png` to look at.
+fn dump(figure: &impl Figure, name: &str) {
+    if let Some(dir) = std::env::var_os("CCLAB_FIGURE_DUMP") {
+        let path = Path::new(&dir).join(format!("{name}.png"));
+        std::fs::write(path, render_png(figure).unwrap()).unwrap();
+    }
 }
 
 // --- sweeps ---------------------------------------------------------------------------------
@@ -351,6 +359,7 @@ fn legend_never_covers_data() {
             ..TimeChart::default()
         };
         let svg = render_svg(&chart).unwrap();
+        dump(&chart, &format!("legend-{n}-lines"));
         let (legend, data) = (legend_box(&svg), data_box(&svg));
         assert!(
             !intersects(legend, data),
@@ -372,6 +381,7 @@ fn legend_never_covers_data() {
     );
     let charts = charts(&manifest, &rows, &SweepPlotOptions::default()).unwrap();
     let svg = render_svg(&charts[0].1).unwrap();
+    dump(&charts[0].1, "legend-21-algorithms");
     let (legend, data) = (legend_box(&svg), data_box(&svg));
     assert!(!intersects(legend, data), "{legend:?} over {data:?}");
     for cc in ALGORITHMS {

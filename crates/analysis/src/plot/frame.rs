@@ -136,26 +136,64 @@ fn draw_sample<DB: DrawingBackend>(
     Ok(())
 }
 
-/// Draw a legend box with `columns` columns of `rows` rows at (x, y) on `area`.
+/// Where each entry of a legend goes, relative to the legend box's top left corner, and the
+/// box's size.
+struct Layout {
+    at: Vec<(i32, i32)>,
+    size: (i32, i32),
+}
+
+/// One row, each entry as wide as it needs.
+fn one_row(widths: &[i32]) -> Layout {
+    let mut left = 8;
+    let at = widths
+        .iter()
+        .map(|w| {
+            let here = (left, 4 + ROW / 2);
+            left += w;
+            here
+        })
+        .collect();
+    Layout {
+        at,
+        size: (left, ROW + 8),
+    }
+}
+
+/// A grid of `columns` columns of `column_width` pixels; entries fill the columns first
+/// (top to bottom, then the next column) or the rows first.
+fn grid(n: usize, columns: usize, column_width: i32, columns_first: bool) -> Layout {
+    let columns = columns.clamp(1, n.max(1));
+    let rows = n.div_ceil(columns);
+    let at = (0..n)
+        .map(|i| {
+            let (column, row) = if columns_first {
+                (i / rows, i % rows)
+            } else {
+                (i % columns, i / columns)
+            };
+            (
+                8 + column as i32 * column_width,
+                4 + row as i32 * ROW + ROW / 2,
+            )
+        })
+        .collect();
+    let used_columns = n.div_ceil(rows) as i32;
+    Layout {
+        at,
+        size: (used_columns * column_width + 8, rows as i32 * ROW + 8),
+    }
+}
+
+/// Draw the legend box with its entries at (x, y) on `area`.
 fn draw_legend<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     entries: &[Entry],
     (x, y): (i32, i32),
-    rows: usize,
-    column_width: i32,
-    widths: &[i32],
-    below: bool,
+    layout: &Layout,
 ) -> Result<(), String> {
     let e = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
-    let (w, h) = if below {
-        (widths.iter().sum::<i32>() + 8, ROW + 8)
-    } else {
-        let columns = entries.len().div_ceil(rows) as i32;
-        (
-            columns * column_width + 8,
-            rows.min(entries.len()) as i32 * ROW + 8,
-        )
-    };
+    let (w, h) = layout.size;
     area.draw(&Rectangle::new([(x, y), (x + w, y + h)], WHITE.filled()))
         .map_err(e)?;
     area.draw(&Rectangle::new(
@@ -164,19 +202,8 @@ fn draw_legend<DB: DrawingBackend>(
     ))
     .map_err(e)?;
     let label_style = font(LEGEND_FONT).pos(Pos::new(HPos::Left, VPos::Center));
-    let mut left = x + 8;
-    for (i, entry) in entries.iter().enumerate() {
-        let (ex, ey) = if below {
-            let at = (left, y + 4 + ROW / 2);
-            left += widths[i];
-            at
-        } else {
-            let (column, row) = (i / rows, i % rows);
-            (
-                x + 8 + column as i32 * column_width,
-                y + 4 + row as i32 * ROW + ROW / 2,
-            )
-        };
+    for (entry, &(ex, ey)) in entries.iter().zip(&layout.at) {
+        let (ex, ey) = (x + ex, y + ey);
         draw_sample(area, entry.sample, ex, ey)?;
         area.draw(&Text::new(
             entry.label.clone(),
@@ -191,6 +218,10 @@ fn draw_legend<DB: DrawingBackend>(
 /// Draw the title and the legend on `root`; returns the area for the plot and where the
 /// legend went. `left_axis` is the width the plot keeps for its y axis, so that a legend
 /// below the plot is centred under the plot rather than under the figure.
+///
+/// The legend goes below the plot in one row when up to five entries fit there; else in a
+/// column right of the plot (several columns when it is long); and when that column would
+/// take more than 40 % of the width (long labels), below the plot in a grid, row by row.
 pub fn frame<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     title: &str,
@@ -220,28 +251,32 @@ pub fn frame<DB: DrawingBackend>(
         .iter()
         .map(|entry| SAMPLE + 6 + text_width(root, &entry.label, LEGEND_FONT) + 18)
         .collect();
-    let row_width = widths.iter().sum::<i32>() + 8;
     let plot_width = width - left_axis - 2 * MARGIN;
-    if entries.len() <= 5 && row_width <= plot_width {
-        let legend_height = ROW + 8 + MARGIN;
-        let (plot, legend) = body.split_vertically(body_height - legend_height);
-        let x = left_axis + MARGIN + (plot_width - row_width) / 2;
-        draw_legend(&legend, entries, (x, 0), 1, 0, &widths, true)?;
-        return Ok((plot.margin(0, 0, MARGIN, MARGIN + 8), Placement::Below));
-    }
-    let rows = ((body_height - 2 * MARGIN - 8) / ROW).max(1) as usize;
-    let columns = entries.len().div_ceil(rows) as i32;
     let column_width = widths.iter().copied().max().unwrap_or(0) - 6;
-    let legend_width = columns * column_width + 8;
-    let (plot, legend) = body.split_horizontally(width - legend_width - 2 * MARGIN);
-    draw_legend(
-        &legend,
-        entries,
-        (MARGIN, MARGIN),
-        rows,
-        column_width,
-        &widths,
-        false,
-    )?;
-    Ok((plot.margin(0, MARGIN, MARGIN, 0), Placement::Right))
+    let n = entries.len();
+    let row = one_row(&widths);
+    let rows_right = ((body_height - 2 * MARGIN - 8) / ROW).max(1) as usize;
+    let right = grid(n, n.div_ceil(rows_right), column_width, true);
+    let below = if n <= 5 && row.size.0 <= plot_width {
+        Some(row)
+    } else if right.size.0 > width * 2 / 5 {
+        let columns = ((plot_width - 8) / column_width.max(1)).max(1) as usize;
+        Some(grid(n, columns, column_width, false))
+    } else {
+        None
+    };
+    match below {
+        Some(layout) => {
+            let legend_height = layout.size.1 + MARGIN;
+            let (plot, legend) = body.split_vertically(body_height - legend_height);
+            let x = (left_axis + MARGIN + (plot_width - layout.size.0) / 2).max(MARGIN);
+            draw_legend(&legend, entries, (x, 0), &layout)?;
+            Ok((plot.margin(0, 0, MARGIN, MARGIN + 8), Placement::Below))
+        }
+        None => {
+            let (plot, legend) = body.split_horizontally(width - right.size.0 - 2 * MARGIN);
+            draw_legend(&legend, entries, (MARGIN, MARGIN), &right)?;
+            Ok((plot.margin(0, MARGIN, MARGIN, 0), Placement::Right))
+        }
+    }
 }
