@@ -545,3 +545,42 @@ fn legend_samples_are_what_the_lines_are() {
         }
     ));
 }
+
+#[test]
+fn a_single_outlier_does_not_flatten_the_figure() {
+    // 1000 samples between 10 and 20, one of 10^6 at t = 5 s: the 99th percentile is below
+    // 20, so 10^6 is more than OFF_SCALE times it and goes off the scale.
+    let mut points: Vec<(f64, f64)> = (0..1000)
+        .map(|i| (i as f64 / 100.0, 10.0 + (i % 11) as f64))
+        .collect();
+    points[500].1 = 1e6;
+    let chart = TimeChart {
+        title: "outlier".into(),
+        x_label: "time (s)".into(),
+        y_label: "cwnd (kB)".into(),
+        lines: vec![Line {
+            label: "flow 0".into(),
+            color: PALETTE[0],
+            points,
+            dashed: false,
+        }],
+        ..TimeChart::default()
+    };
+    let (top, peak) = chart.y_top();
+    assert_eq!(top, 20.0, "the largest value within the scale");
+    assert_eq!(peak, Some((5.0, 1e6)));
+    let svg = render_svg(&chart).unwrap();
+    dump(&chart, "outlier");
+    text_at(&svg, "outlier (off scale: 1000000 kB at 5 s)");
+    // The y ticks stop near 20 instead of running to 10^6.
+    let ticks: Vec<f64> = texts(&svg)
+        .into_iter()
+        .filter_map(|t| t.2.parse::<f64>().ok())
+        .collect();
+    let highest = ticks.iter().copied().fold(0.0, f64::max);
+    assert!(highest <= 25.0, "{ticks:?}");
+    // A slow-start peak twice the steady value stays on the scale.
+    let mut normal = chart.clone();
+    normal.lines[0].points[500].1 = 40.0;
+    assert_eq!(normal.y_top(), (40.0, None));
+}

@@ -139,6 +139,43 @@ impl TimeChart {
     }
 }
 
+/// A value more than this many times the 99th percentile of a figure's values is an
+/// outlier the y axis leaves out (a single sample can otherwise flatten everything else).
+pub const OFF_SCALE: f64 = 20.0;
+
+impl TimeChart {
+    /// The top of the y axis: the largest value, unless some values exceed [`OFF_SCALE`]
+    /// times the 99th percentile; then the largest value below that, and the highest point
+    /// left off the scale (for the title).
+    pub fn y_top(&self) -> (f64, Option<(f64, f64)>) {
+        let mut values: Vec<f64> = self
+            .all_points()
+            .map(|p| p.1)
+            .filter(|v| v.is_finite())
+            .collect();
+        let Some(&max) = values.iter().max_by(|a, b| a.total_cmp(b)) else {
+            return (1.0, None);
+        };
+        let rank = (values.len() - 1) * 99 / 100;
+        let p99 = *values.select_nth_unstable_by(rank, f64::total_cmp).1;
+        let limit = OFF_SCALE * p99;
+        if p99 <= 0.0 || max <= limit {
+            return (max, None);
+        }
+        let top = values
+            .iter()
+            .copied()
+            .filter(|&v| v <= limit)
+            .fold(p99, f64::max);
+        let peak = self
+            .all_points()
+            .filter(|p| p.1.is_finite())
+            .max_by(|a, b| a.1.total_cmp(&b.1))
+            .copied();
+        (top, peak)
+    }
+}
+
 /// Y axis label area width (pixels) of the figures.
 pub const Y_AXIS: i32 = 78;
 
@@ -157,13 +194,35 @@ impl Figure for TimeChart {
         if x1 <= x0 {
             x1 = x0 + 1.0;
         }
-        let (y_min, y_max) = bounds(self.all_points().map(|p| p.1)).unwrap_or((0.0, 1.0));
+        let (y_min, _) = bounds(self.all_points().map(|p| p.1)).unwrap_or((0.0, 1.0));
+        let (y_top, off_scale) = self.y_top();
         let y0 = y_min.min(0.0);
-        let mut y1 = y_max * 1.05;
+        let mut y1 = y_top * 1.05;
         if y1 <= y0 {
             y1 = y0 + 1.0;
         }
-        let (area, _) = frame(root, &self.title, &self.legend(), Y_AXIS)?;
+        let title = match off_scale {
+            Some((t, y)) => {
+                // The y label's unit, e.g. "kB" from "cwnd (kB)".
+                let unit = self
+                    .y_label
+                    .rsplit_once('(')
+                    .and_then(|(_, u)| u.strip_suffix(')'))
+                    .map_or(String::new(), |u| format!(" {u}"));
+                let value = if y.abs() >= 100.0 {
+                    format!("{y:.0}")
+                } else {
+                    super::tick(&y)
+                };
+                format!(
+                    "{} (off scale: {value}{unit} at {} s)",
+                    self.title,
+                    super::tick(&t)
+                )
+            }
+            None => self.title.clone(),
+        };
+        let (area, _) = frame(root, &title, &self.legend(), Y_AXIS)?;
         let mut chart = ChartBuilder::on(&area)
             .margin(4)
             .x_label_area_size(48)
