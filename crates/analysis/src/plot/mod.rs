@@ -6,7 +6,9 @@
 //!
 //! - [`timeseries`]: the figures of one run (cwnd, throughput, RTT, queue with drops);
 //! - [`sequence`]: tcptrace-style sequence plots of traced flows;
-//! - [`sweep`]: a metric against a swept parameter, one line per algorithm.
+//! - [`sweep`]: a metric against a swept parameter, one line per algorithm;
+//! - [`frame`]: what every figure shares: the title, the legend outside the plot area;
+//! - [`labels`]: sweep keys and result columns in words, swept values as numbers in a unit.
 
 pub mod chart;
 pub mod data;
