@@ -6,6 +6,7 @@
 use std::fs::{self, File};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard};
 
 use cclab_sim::{FlowSample, LinkSample, PacketEvent, PacketEventKind, TraceSink};
 
@@ -38,6 +39,21 @@ pub const QUEUE_COLUMNS: &[&str] = &[
     "tx_bytes",
 ];
 
+/// The files `cclab run` writes in its folder (besides `figures/`).
+pub const RUN_FILES: &[&str] = &[
+    "summary.json",
+    "timeseries.csv",
+    "queue.csv",
+    "rates.csv",
+    "packets.csv",
+];
+
+/// The folder of figures inside a run or sweep folder.
+pub const FIGURES_DIR: &str = "figures";
+
+/// Figure file extensions.
+pub const FIGURE_EXTENSIONS: &[&str] = &["svg", "png"];
+
 fn temporary_path(path: &Path) -> PathBuf {
     let name = path
         .file_name()
@@ -46,15 +62,235 @@ fn temporary_path(path: &Path) -> PathBuf {
     path.with_file_name(format!(".{name}.tmp"))
 }
 
-/// Write `bytes` to `path` atomically (temporary file in the same folder, then rename).
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let temporary = temporary_path(path);
-    {
-        let mut file = File::create(&temporary)?;
-        file.write_all(bytes)?;
-        file.sync_all()?;
+/// The file a temporary name stands for: `.summary.json.tmp` → `summary.json`.
+fn temporary_of(name: &str) -> Option<&str> {
+    name.strip_prefix('.')?.strip_suffix(".tmp")
+}
+
+/// Temporary files and folders being written by this process, so that an interrupted run
+/// (Ctrl-C, SIGTERM) can remove them: see [`remove_temporaries_and_exit`]. Every change to
+/// the set, and the creation or renaming of what it lists, happens under its lock, so the
+/// cleanup sees each temporary either registered or not yet created (or already renamed).
+static TEMPORARIES: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+fn temporaries() -> MutexGuard<'static, Vec<PathBuf>> {
+    // The list stays consistent even if a holder panicked: every change is one push/retain.
+    TEMPORARIES.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Remove every registered temporary file and folder, then exit with `code`. Called from a
+/// signal handler's thread; the lock is held until the process ends, so no writer creates a
+/// new temporary after the cleanup.
+pub fn remove_temporaries_and_exit(code: i32) -> ! {
+    let list = temporaries();
+    for path in list.iter() {
+        if path.is_dir() {
+            let _ = fs::remove_dir_all(path);
+        } else {
+            let _ = fs::remove_file(path);
+        }
     }
-    fs::rename(&temporary, path)
+    std::process::exit(code)
+}
+
+/// A folder being filled under a temporary name: removed (with its content) when dropped,
+/// unless [`TemporaryDir::keep`] was called, and by [`remove_temporaries_and_exit`].
+pub struct TemporaryDir {
+    path: PathBuf,
+    kept: bool,
+}
+
+impl TemporaryDir {
+    /// Create `path` afresh (a stale one from a killed run is removed first).
+    pub fn create(path: PathBuf) -> io::Result<Self> {
+        let mut list = temporaries();
+        if path.exists() {
+            fs::remove_dir_all(&path)?;
+        }
+        fs::create_dir(&path)?;
+        list.push(path.clone());
+        Ok(TemporaryDir { path, kept: false })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Run `f` (which renames the folder away) under the registry's lock, then forget it.
+    pub fn keep(mut self, f: impl FnOnce(&Path) -> io::Result<()>) -> io::Result<()> {
+        let mut list = temporaries();
+        let result = f(&self.path);
+        if result.is_ok() {
+            list.retain(|p| p != &self.path);
+            self.kept = true;
+        }
+        result
+    }
+}
+
+impl Drop for TemporaryDir {
+    fn drop(&mut self) {
+        if !self.kept {
+            let mut list = temporaries();
+            let _ = fs::remove_dir_all(&self.path);
+            list.retain(|p| p != &self.path);
+        }
+    }
+}
+
+/// A file written under its temporary name: removed when dropped unless renamed into place.
+struct TemporaryFile {
+    temporary: PathBuf,
+    path: PathBuf,
+    done: bool,
+}
+
+impl TemporaryFile {
+    fn create(path: &Path) -> io::Result<(Self, File)> {
+        let temporary = temporary_path(path);
+        let mut list = temporaries();
+        let file = File::create(&temporary)?;
+        list.push(temporary.clone());
+        Ok((
+            TemporaryFile {
+                temporary,
+                path: path.to_path_buf(),
+                done: false,
+            },
+            file,
+        ))
+    }
+
+    fn rename_into_place(mut self) -> io::Result<()> {
+        let mut list = temporaries();
+        fs::rename(&self.temporary, &self.path)?;
+        list.retain(|p| p != &self.temporary);
+        self.done = true;
+        Ok(())
+    }
+}
+
+impl Drop for TemporaryFile {
+    fn drop(&mut self) {
+        if !self.done {
+            let mut list = temporaries();
+            let _ = fs::remove_file(&self.temporary);
+            list.retain(|p| p != &self.temporary);
+        }
+    }
+}
+
+/// Write `bytes` to `path` atomically (temporary file in the same folder, then rename). On
+/// any error the temporary file is removed.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let (temporary, mut file) = TemporaryFile::create(path)?;
+    file.write_all(bytes)?;
+    file.sync_all()?;
+    drop(file);
+    temporary.rename_into_place()
+}
+
+/// Remove temporary files left in `dir` by a killed cclab (`.NAME.tmp` where NAME is a file
+/// cclab writes there: [`RUN_FILES`], `results.csv`, a figure), never anything else.
+pub fn remove_stale_temporaries(dir: &Path) -> io::Result<()> {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return Ok(());
+    };
+    for entry in entries {
+        let entry = entry?;
+        let name = entry.file_name();
+        let Some(of) = name.to_str().and_then(temporary_of) else {
+            continue;
+        };
+        if (is_run_file(of) || of == "results.csv" || is_figure_file(of))
+            && entry.file_type()?.is_file()
+        {
+            fs::remove_file(entry.path())?;
+        }
+    }
+    Ok(())
+}
+
+fn is_run_file(name: &str) -> bool {
+    RUN_FILES.contains(&name)
+}
+
+fn is_figure_file(name: &str) -> bool {
+    Path::new(name)
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| FIGURE_EXTENSIONS.contains(&e))
+}
+
+/// What an output folder holds, judged from its entries before it is written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FolderKind {
+    /// Nothing there yet.
+    Missing,
+    /// A folder with nothing in it.
+    Empty,
+    /// Only what `cclab run` writes (and its temporary files): safe to replace.
+    Run,
+    /// A sweep's folder (it has `sweep.json`).
+    Sweep,
+    /// A file, not a folder.
+    File,
+    /// Something cclab run does not write: this entry.
+    Foreign(String),
+}
+
+/// Classify `dir`; only reads it.
+pub fn folder_kind(dir: &Path) -> io::Result<FolderKind> {
+    let metadata = match fs::metadata(dir) {
+        Ok(m) => m,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(FolderKind::Missing),
+        Err(e) => return Err(e),
+    };
+    if !metadata.is_dir() {
+        return Ok(FolderKind::File);
+    }
+    if dir.join(crate::results::SweepManifest::FILE).exists() {
+        return Ok(FolderKind::Sweep);
+    }
+    let mut empty = true;
+    for entry in fs::read_dir(dir)? {
+        let entry = entry?;
+        empty = false;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let file_type = entry.file_type()?;
+        let ours = if name == FIGURES_DIR && file_type.is_dir() {
+            match foreign_figure(&entry.path())? {
+                Some(inner) => return Ok(FolderKind::Foreign(format!("{FIGURES_DIR}/{inner}"))),
+                None => true,
+            }
+        } else {
+            file_type.is_file()
+                && (is_run_file(&name) || temporary_of(&name).is_some_and(is_run_file))
+        };
+        if !ours {
+            return Ok(FolderKind::Foreign(name));
+        }
+    }
+    Ok(if empty {
+        FolderKind::Empty
+    } else {
+        FolderKind::Run
+    })
+}
+
+/// The first entry of a figures folder that is not a figure (or a figure's temporary file).
+fn foreign_figure(dir: &Path) -> io::Result<Option<String>> {
+    for entry in fs::read_dir(dir)? {
+        let entry = entry?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let figure = |n: &str| is_figure_file(n) && !n.starts_with('.');
+        if !(entry.file_type()?.is_file()
+            && (figure(&name) || temporary_of(&name).is_some_and(figure)))
+        {
+            return Ok(Some(name));
+        }
+    }
+    Ok(None)
 }
 
 pub fn write_summary(dir: &Path, summary: &Summary) -> io::Result<()> {
@@ -63,23 +299,19 @@ pub fn write_summary(dir: &Path, summary: &Summary) -> io::Result<()> {
     write_atomic(&dir.join("summary.json"), &json)
 }
 
-/// A CSV file being written under a temporary name.
+/// A CSV file being written under a temporary name; dropped uncommitted, it is removed.
 struct PendingCsv {
+    // Declared first so that the file is closed before its temporary name is removed.
     writer: csv::Writer<BufWriter<File>>,
-    temporary: PathBuf,
-    path: PathBuf,
+    temporary: TemporaryFile,
 }
 
 impl PendingCsv {
     fn create(path: PathBuf, columns: &[&str]) -> io::Result<Self> {
-        let temporary = temporary_path(&path);
-        let mut writer = csv::Writer::from_writer(BufWriter::new(File::create(&temporary)?));
+        let (temporary, file) = TemporaryFile::create(&path)?;
+        let mut writer = csv::Writer::from_writer(BufWriter::new(file));
         writer.write_record(columns).map_err(io::Error::other)?;
-        Ok(PendingCsv {
-            writer,
-            temporary,
-            path,
-        })
+        Ok(PendingCsv { writer, temporary })
     }
 
     fn commit(self) -> io::Result<()> {
@@ -90,7 +322,8 @@ impl PendingCsv {
             .into_inner()
             .map_err(|e| e.into_error())?;
         file.sync_all()?;
-        fs::rename(&self.temporary, &self.path)
+        drop(file);
+        self.temporary.rename_into_place()
     }
 }
 

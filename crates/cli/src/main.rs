@@ -39,6 +39,10 @@ enum Command {
         /// Do not draw the figures (DIR/figures/*.svg, *.png).
         #[arg(long)]
         no_plots: bool,
+        /// Refuse runs whose estimated output exceeds SIZE (default 1GiB, or output.max_size),
+        /// e.g. 10GiB or unlimited.
+        #[arg(long, value_name = "SIZE")]
+        max_output: Option<String>,
     },
     /// Many runs over a parameter grid ([sweep] table), in parallel and resumable.
     #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
@@ -97,6 +101,9 @@ enum Command {
         file: PathBuf,
         #[arg(long = "set", value_name = "KEY=VALUE")]
         overrides: Vec<String>,
+        /// As for `run`: the output size limit the check applies.
+        #[arg(long, value_name = "SIZE")]
+        max_output: Option<String>,
     },
     /// List the congestion-control algorithms and slow-start variants with their parameters.
     Algorithms,
@@ -130,8 +137,19 @@ pub enum Failure {
     RunFailed(anyhow::Error),
 }
 
+/// Exit status after Ctrl-C or SIGTERM (128 + SIGINT, the shell's convention).
+const INTERRUPTED: i32 = 130;
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // Ctrl-C, SIGTERM, SIGHUP: remove the temporary files and folders being written (a
+    // killed run could otherwise leave gigabytes of hidden .tmp files), then exit.
+    // Without a handler (it cannot be installed twice) the signals still end the process;
+    // the next run into the same folder removes what is left.
+    let _ = ctrlc::set_handler(|| {
+        eprintln!("interrupted; temporary files removed");
+        cclab_analysis::output::remove_temporaries_and_exit(INTERRUPTED)
+    });
     let outcome = match cli.command {
         Command::Run {
             file,
@@ -139,7 +157,15 @@ fn main() -> ExitCode {
             overrides,
             quiet,
             no_plots,
-        } => commands::run::run(&file, out, &overrides, quiet, no_plots),
+            max_output,
+        } => commands::run::run(
+            &file,
+            out,
+            &overrides,
+            max_output.as_deref(),
+            quiet,
+            no_plots,
+        ),
         Command::Sweep {
             action:
                 Some(SweepAction::Merge {
@@ -186,7 +212,11 @@ fn main() -> ExitCode {
             x,
             series,
         }),
-        Command::Check { file, overrides } => commands::check::check(&file, &overrides),
+        Command::Check {
+            file,
+            overrides,
+            max_output,
+        } => commands::check::check(&file, &overrides, max_output.as_deref()),
         Command::Algorithms => {
             emit(&commands::algorithms::listing());
             Ok(())

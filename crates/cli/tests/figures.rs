@@ -22,13 +22,19 @@ fn examples() -> Vec<PathBuf> {
     files
 }
 
-/// `--set` overrides that shorten a scenario whose base runs for `duration_s`.
-fn shorten(duration_s: f64, steady_from_s: f64) -> Vec<String> {
+/// `--set` overrides that shorten a scenario: its duration to `CAP_S`, a steady window or
+/// flow starts past the new end to half of it (a flow starting after the end is refused).
+fn shorten(s: &cclab_scenario::Scenario) -> Vec<String> {
     let mut sets = Vec::new();
-    if duration_s > CAP_S {
+    if s.duration.as_secs_f64() > CAP_S {
         sets.push(format!("duration={CAP_S}s"));
-        if steady_from_s >= CAP_S {
+        if s.output.steady_from.as_secs_f64() >= CAP_S {
             sets.push(format!("output.steady_from={}s", CAP_S / 2.0));
+        }
+        for (i, group) in s.flows.iter().enumerate() {
+            if group.start.as_secs_f64() >= CAP_S {
+                sets.push(format!("flows.{i}.start={}s", CAP_S / 2.0));
+            }
         }
     }
     sets
@@ -61,17 +67,9 @@ fn every_example_draws_its_figures() {
         let (command, sets) = if is_sweep {
             let sweep = cclab_scenario::load_sweep(&file, &[]).unwrap();
             let runs = sweep.expand().unwrap();
-            let s = &runs[0].scenario;
-            (
-                "sweep",
-                shorten(s.duration.as_secs_f64(), s.output.steady_from.as_secs_f64()),
-            )
+            ("sweep", shorten(&runs[0].scenario))
         } else {
-            let s = cclab_scenario::load(&file, &[]).unwrap();
-            (
-                "run",
-                shorten(s.duration.as_secs_f64(), s.output.steady_from.as_secs_f64()),
-            )
+            ("run", shorten(&cclab_scenario::load(&file, &[]).unwrap()))
         };
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_cclab"));
         cmd.arg(command)

@@ -91,6 +91,9 @@ pub struct FlowGroup {
     pub params: Params,
     pub count: u32,
     pub start: SimTime,
+    /// Each flow starts at `start` plus a uniform random offset in `[0, start_jitter)`, drawn
+    /// from the flow's own seeded stream; zero (the default) draws nothing.
+    pub start_jitter: SimDuration,
     /// Application bytes to send; `None` for an unlimited (bulk) transfer.
     pub size: Option<u64>,
     /// Added to the round trip of these flows (half on each direction of the sender's
@@ -134,9 +137,159 @@ pub struct Output {
     pub convergence_window: SimDuration,
     /// Flow ids (after `count` expansion) whose every packet event goes to `packets.csv`.
     pub trace_packets: Vec<u32>,
+    /// Largest estimated output (bytes) `cclab run` accepts; `None`: no limit.
+    pub max_size: Option<u64>,
+}
+
+/// Default of `output.max_size`: 1 GiB.
+pub const MAX_OUTPUT_DEFAULT: u64 = 1 << 30;
+
+/// Bytes per row of the output files, measured on `examples/dumbbell.toml` (10 Mbit/s, 60 s,
+/// `trace_packets = [0]`) and rounded up by about a quarter, since counters grow longer at
+/// higher rates and longer runs: timeseries.csv 95.6, queue.csv 38.2, rates.csv 22.7,
+/// packets.csv 34.8 bytes per row, and 2.5 packets.csv rows per data packet (send, receive,
+/// and an ACK for every second segment). summary.json: about 1.5 kB per flow plus 1 kB.
+const TIMESERIES_ROW_BYTES: u64 = 120;
+const QUEUE_ROW_BYTES: u64 = 50;
+const RATES_ROW_BYTES: u64 = 30;
+const PACKETS_ROW_BYTES: u64 = 45;
+const PACKETS_ROWS_PER_PACKET: u64 = 3;
+const SUMMARY_FLOW_BYTES: u64 = 2000;
+const SUMMARY_BASE_BYTES: u64 = 2000;
+
+/// Estimated rows and bytes of each output file of a run, from the scenario alone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OutputEstimate {
+    /// Rows: one per flow per sample (an upper bound: flows not yet started write none).
+    pub timeseries_rows: u64,
+    /// Rows: one per sample (the bottleneck).
+    pub queue_rows: u64,
+    /// Rows: one per flow per rate bin.
+    pub rates_rows: u64,
+    /// Rows: packet events of the traced flows, if together they filled the bottleneck.
+    pub packets_rows: u64,
+    pub flows: u64,
+}
+
+impl OutputEstimate {
+    pub fn timeseries_bytes(&self) -> u64 {
+        self.timeseries_rows.saturating_mul(TIMESERIES_ROW_BYTES)
+    }
+    pub fn queue_bytes(&self) -> u64 {
+        self.queue_rows.saturating_mul(QUEUE_ROW_BYTES)
+    }
+    pub fn rates_bytes(&self) -> u64 {
+        self.rates_rows.saturating_mul(RATES_ROW_BYTES)
+    }
+    pub fn packets_bytes(&self) -> u64 {
+        self.packets_rows.saturating_mul(PACKETS_ROW_BYTES)
+    }
+    pub fn summary_bytes(&self) -> u64 {
+        self.flows
+            .saturating_mul(SUMMARY_FLOW_BYTES)
+            .saturating_add(SUMMARY_BASE_BYTES)
+    }
+
+    /// All files together.
+    pub fn total_bytes(&self) -> u64 {
+        [
+            self.timeseries_bytes(),
+            self.queue_bytes(),
+            self.rates_bytes(),
+            self.packets_bytes(),
+            self.summary_bytes(),
+        ]
+        .into_iter()
+        .fold(0, u64::saturating_add)
+    }
+
+    /// The largest file: (file name, its rows, the `[output]` key that sizes it).
+    pub fn largest(&self) -> (&'static str, u64, &'static str) {
+        [
+            (
+                self.timeseries_bytes(),
+                ("timeseries.csv", self.timeseries_rows, "interval"),
+            ),
+            (
+                self.packets_bytes(),
+                ("packets.csv", self.packets_rows, "trace_packets"),
+            ),
+            (
+                self.rates_bytes(),
+                ("rates.csv", self.rates_rows, "rate_interval"),
+            ),
+            (
+                self.queue_bytes(),
+                ("queue.csv", self.queue_rows, "interval"),
+            ),
+        ]
+        .into_iter()
+        .max_by_key(|(bytes, _)| *bytes)
+        .map(|(_, what)| what)
+        .unwrap_or(("timeseries.csv", 0, "interval"))
+    }
+}
+
+/// A byte count for people: "1.0 GiB", "512.0 MiB", "900 B".
+pub fn format_bytes(bytes: u64) -> String {
+    const UNITS: [&str; 6] = ["KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
+    if bytes < 1024 {
+        return format!("{bytes} B");
+    }
+    let mut value = bytes as f64 / 1024.0;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    format!("{value:.1} {}", UNITS[unit])
 }
 
 impl Scenario {
+    /// How large the output folder of `cclab run` will be, before running.
+    pub fn output_estimate(&self) -> OutputEstimate {
+        let duration = self.duration.as_nanos() as u128;
+        let flows = self.flow_count() as u128;
+        // The run samples at interval, 2 × interval, ... up to the end.
+        let samples = duration / self.output.interval.as_nanos().max(1) as u128;
+        let bins = duration.div_ceil(self.output.rate_interval.as_nanos().max(1) as u128);
+        let packets_rows = if self.output.trace_packets.is_empty() {
+            0
+        } else {
+            // Together the traced flows send at most about the bottleneck's rate in their
+            // smallest packets (drops at the bottleneck are rows too, but then fewer are
+            // delivered and acknowledged).
+            let smallest_packet = self
+                .groups_of(&self.output.trace_packets)
+                .map(|g| g.mss + g.header_bytes)
+                .min()
+                .unwrap_or_else(|| self.packet_bytes())
+                .max(1) as u128;
+            let packets = self.topology.bottleneck.rate_bps as u128 * duration
+                / (8 * 1_000_000_000 * smallest_packet);
+            packets * PACKETS_ROWS_PER_PACKET as u128
+        };
+        let clamp = |x: u128| u64::try_from(x).unwrap_or(u64::MAX);
+        OutputEstimate {
+            timeseries_rows: clamp(flows * samples),
+            queue_rows: clamp(samples),
+            rates_rows: clamp(flows * bins),
+            packets_rows: clamp(packets_rows),
+            flows: clamp(flows),
+        }
+    }
+
+    /// The flow groups that the flow ids belong to.
+    fn groups_of<'a>(&'a self, ids: &'a [u32]) -> impl Iterator<Item = &'a FlowGroup> + 'a {
+        ids.iter().filter_map(move |&id| {
+            let mut first = 0u64;
+            self.flows.iter().find(|g| {
+                first += g.count as u64;
+                (id as u64) < first
+            })
+        })
+    }
+
     /// Total number of flows after expanding `count`.
     pub fn flow_count(&self) -> usize {
         self.flows.iter().map(|g| g.count as usize).sum()

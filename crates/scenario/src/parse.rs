@@ -29,9 +29,29 @@ pub fn scenario_from_table(file: &str, root: &Table) -> Result<Scenario, Scenari
     root.allow_only(&["name", "duration", "seed", "topology", "flows", "output"])?;
 
     let name = match root.get("name") {
-        None => default_name(file),
-        Some(Value::String(s)) if !s.trim().is_empty() => s.clone(),
-        Some(_) => return Err(root.invalid("name", "must be a non-empty string")),
+        None => {
+            let name = default_name(file);
+            if let Err(problem) = check_name(&name) {
+                return Err(root.invalid(
+                    "name",
+                    &format!(
+                        "the file name `{name}` {problem}, so it cannot name the output folder; set name = \"...\" \
+                         ({NAME_RULE})"
+                    ),
+                ));
+            }
+            name
+        }
+        Some(Value::String(s)) => {
+            check_name(s).map_err(|problem| {
+                root.invalid(
+                    "name",
+                    &format!("`{s}` {problem}; the name is the output folder's ({NAME_RULE})"),
+                )
+            })?;
+            s.clone()
+        }
+        Some(_) => return Err(root.invalid("name", &format!("must be a string ({NAME_RULE})"))),
     };
     let duration = root.duration_or("duration", "60s")?;
     if duration.is_zero() {
@@ -40,7 +60,11 @@ pub fn scenario_from_table(file: &str, root: &Table) -> Result<Scenario, Scenari
     let seed = match root.get("seed") {
         None => 1,
         Some(Value::Integer(i)) if *i >= 0 => *i as u64,
-        Some(_) => return Err(root.invalid("seed", "must be a non-negative integer")),
+        // TOML integers stop at 2^63 - 1; the rest of the u64 range comes as a string.
+        Some(Value::String(s)) if s.trim().parse::<u64>().is_ok() => {
+            s.trim().parse::<u64>().unwrap_or_default()
+        }
+        Some(_) => return Err(root.invalid("seed", SEED_RANGE)),
     };
 
     let topology = dumbbell(
@@ -88,7 +112,73 @@ pub fn scenario_from_table(file: &str, root: &Table) -> Result<Scenario, Scenari
         output,
     };
     check_buffers(&root, &scenario)?;
+    check_starts(&root, &scenario)?;
     Ok(scenario)
+}
+
+/// What `seed` accepts, for messages.
+pub(crate) const SEED_RANGE: &str = "must be an integer from 0 to 18446744073709551615 \
+     (TOML integers stop at 9223372036854775807: write larger seeds as a string, \
+     e.g. seed = \"18446744073709551615\")";
+
+/// What `name` accepts, for messages.
+const NAME_RULE: &str = "1 to 100 letters, digits, `.`, `-`, `_` or `+`, not starting with `.`";
+
+/// `name` becomes the folder `out/<name>`: it must be one plain path component, so that it
+/// cannot climb out of `out/` (`../x`), be absolute (`/srv/x`), be hidden or special (`.`,
+/// `..`) or carry control characters into a folder name.
+fn check_name(name: &str) -> Result<(), &'static str> {
+    if name.is_empty() {
+        return Err("is empty");
+    }
+    if name.chars().count() > 100 {
+        return Err("is longer than 100 characters");
+    }
+    if name.starts_with('.') {
+        return Err("starts with `.`");
+    }
+    if name.contains(['/', '\\']) {
+        return Err("contains a path separator");
+    }
+    if !name
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_' | '+'))
+    {
+        return Err("has a character other than letters, digits, `.`, `-`, `_` and `+`");
+    }
+    Ok(())
+}
+
+/// A flow that starts at or after the end of the run never sends: its goodput would count
+/// as zero in `jain_index` and its RTT as 0 ms. Reject it (with jitter: its latest start).
+fn check_starts(root: &Section, scenario: &Scenario) -> Result<(), ScenarioError> {
+    let end = SimTime::ZERO + scenario.duration;
+    for (i, group) in scenario.flows.iter().enumerate() {
+        if group.start >= end {
+            return Err(root.invalid(
+                &format!("flows.{i}.start"),
+                &format!(
+                    "{} is at or after the end of the run (duration {}); start the flows earlier or lengthen `duration`",
+                    group.start - SimTime::ZERO,
+                    scenario.duration
+                ),
+            ));
+        }
+        // The latest start is start + start_jitter - 1 ns.
+        if group.start + group.start_jitter > end {
+            return Err(root.invalid(
+                &format!("flows.{i}.start_jitter"),
+                &format!(
+                    "start {} plus start_jitter {} reaches past the end of the run (duration {}); \
+                     use a smaller jitter or an earlier start",
+                    group.start - SimTime::ZERO,
+                    group.start_jitter,
+                    scenario.duration
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Default width of rate bins: 100 ms, rounded up to a whole number of sampling intervals.
@@ -103,6 +193,7 @@ fn output(section: &Section, flow_count: u64) -> Result<Output, ScenarioError> {
         "rate_interval",
         "convergence_window",
         "trace_packets",
+        "max_size",
     ])?;
     let interval = section.duration_or("interval", "10ms")?;
     if interval.is_zero() {
@@ -164,12 +255,26 @@ fn output(section: &Section, flow_count: u64) -> Result<Output, ScenarioError> {
             return Err(section.invalid("trace_packets", "must be a list of flow ids, e.g. [0]"));
         }
     };
+    let max_size = match section.get("max_size") {
+        None => Some(MAX_OUTPUT_DEFAULT),
+        Some(Value::String(s)) if s == "unlimited" => None,
+        Some(Value::String(s)) => {
+            Some(parse_bytes(s).map_err(|m| section.invalid("max_size", &m))?)
+        }
+        Some(_) => {
+            return Err(section.invalid(
+                "max_size",
+                "must be a size such as \"10GiB\" or \"unlimited\"",
+            ));
+        }
+    };
     Ok(Output {
         interval,
         steady_from,
         rate_interval,
         convergence_window,
         trace_packets,
+        max_size,
     })
 }
 
@@ -347,6 +452,7 @@ const FLOW_KEYS: &[&str] = &[
     "cc",
     "count",
     "start",
+    "start_jitter",
     "size",
     "extra_rtt",
     "mss",
@@ -380,6 +486,7 @@ fn flow_group(section: &Section) -> Result<FlowGroup, ScenarioError> {
 
     let count = section.integer_or("count", 1, 1, 100_000)? as u32;
     let start = SimTime::ZERO + section.duration_or("start", "0s")?;
+    let start_jitter = section.duration_or("start_jitter", "0s")?;
     let size = match section.get("size") {
         None => None,
         Some(Value::String(s)) if s == "unlimited" => None,
@@ -578,6 +685,7 @@ fn flow_group(section: &Section) -> Result<FlowGroup, ScenarioError> {
         params,
         count,
         start,
+        start_jitter,
         size,
         extra_rtt,
         mss,

@@ -383,10 +383,7 @@ impl Sweep {
 /// Read a sweep file (with `--set` overrides applied to its base).
 pub fn load_sweep(path: &std::path::Path, overrides: &[String]) -> Result<Sweep, ScenarioError> {
     let file = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| ScenarioError::Read {
-        file: file.clone(),
-        message: e.to_string(),
-    })?;
+    let text = crate::read_scenario_text(path)?;
     let mut table = crate::parse_table(&file, &text)?;
     for assignment in overrides {
         crate::apply_override(&mut table, assignment)?;

@@ -303,7 +303,7 @@ fn malformed_inputs_name_file_key_and_problem() {
     let root_cases: &[(&str, &str, &str)] = &[
         ("duration = \"0s\"", "duration", "longer than zero"),
         ("duraton = \"10s\"", "duraton", "did you mean `duration`"),
-        ("seed = -3", "seed", "non-negative"),
+        ("seed = -3", "seed", "from 0 to 18446744073709551615"),
         (
             "[output]\ninterval = \"0ms\"",
             "output.interval",
@@ -404,4 +404,290 @@ fn output_measurement_keys() {
         assert!(err.starts_with(&format!("o.toml: {key}: ")), "{err}");
         assert!(err.contains(words), "{err}");
     }
+}
+
+/// A valid file with `extra` lines at the root and `flow` lines in the one flow table.
+fn with(extra: &str, flow: &str) -> String {
+    format!(
+        "{extra}\n[topology]\nbottleneck = {{ rate = \"10Mbps\", delay = \"10ms\" }}\n[[flows]]\ncc = \"reno\"\n{flow}\n"
+    )
+}
+
+#[test]
+fn names_must_be_one_plain_path_component() {
+    for good in ["cubic-vs-reno", "run_1.2", "a+b"] {
+        let s = from_str("n.toml", &with(&format!("name = \"{good}\""), ""), &[]).unwrap();
+        assert_eq!(s.name, good);
+    }
+    for (bad, problem) in [
+        ("../../x", "starts with `.`"),
+        ("/srv/x", "path separator"),
+        ("a/b", "path separator"),
+        ("a\\\\b", "path separator"),
+        (".hidden", "starts with `.`"),
+        ("..", "starts with `.`"),
+        ("", "is empty"),
+        ("two\\nlines", "character other than"),
+        ("sp ace", "character other than"),
+    ] {
+        let err = from_str("n.toml", &with(&format!("name = \"{bad}\""), ""), &[])
+            .unwrap_err()
+            .to_string();
+        assert!(err.starts_with("n.toml: name: "), "{err}");
+        assert!(err.contains(problem), "{bad}: {err}");
+        // One line: the newline in the value is shown escaped.
+        assert!(!err.contains('\n'), "{err}");
+    }
+    let long = "x".repeat(101);
+    let err = from_str("n.toml", &with(&format!("name = \"{long}\""), ""), &[])
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("longer than 100 characters"), "{err}");
+    // Without `name`, the file stem is the name and must pass the same rule.
+    let err = from_str("dir/my run.toml", &with("", ""), &[])
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.starts_with("dir/my run.toml: name: the file name `my run`"),
+        "{err}"
+    );
+}
+
+#[test]
+fn flows_must_start_before_the_end() {
+    let err = from_str(
+        "s.toml",
+        &with("duration = \"10s\"", "start = \"10s\""),
+        &[],
+    )
+    .unwrap_err()
+    .to_string();
+    assert_eq!(
+        err,
+        "s.toml: flows.0.start: 10s is at or after the end of the run (duration 10s); \
+         start the flows earlier or lengthen `duration`"
+    );
+    assert!(
+        from_str(
+            "s.toml",
+            &with("duration = \"10s\"", "start = \"9.9s\""),
+            &[]
+        )
+        .is_ok()
+    );
+    // With jitter, the latest start (start + jitter - 1 ns) must lie before the end.
+    let err = from_str(
+        "s.toml",
+        &with(
+            "duration = \"10s\"",
+            "start = \"9s\"\nstart_jitter = \"2s\"",
+        ),
+        &[],
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        err.starts_with("s.toml: flows.0.start_jitter: start 9s plus start_jitter 2s"),
+        "{err}"
+    );
+    let s = from_str(
+        "s.toml",
+        &with(
+            "duration = \"10s\"",
+            "start = \"9s\"\nstart_jitter = \"1s\"",
+        ),
+        &[],
+    )
+    .unwrap();
+    assert_eq!(s.flows[0].start_jitter, SimDuration::from_secs(1));
+    // --set duration=... that ends before a flow starts is refused too.
+    assert!(
+        from_str(
+            "s.toml",
+            &with("", "start = \"5s\""),
+            &["duration=4s".into()]
+        )
+        .is_err()
+    );
+}
+
+#[test]
+fn seeds_cover_the_whole_u64_range() {
+    let s = from_str("s.toml", &with("seed = \"18446744073709551615\"", ""), &[]).unwrap();
+    assert_eq!(s.seed, u64::MAX);
+    let s = from_str("s.toml", &with("seed = 9223372036854775807", ""), &[]).unwrap();
+    assert_eq!(s.seed, i64::MAX as u64);
+    // On the command line a number past i64 is not TOML, so it arrives as a string.
+    let s = from_str(
+        "s.toml",
+        &with("", ""),
+        &["seed=18446744073709551615".into()],
+    )
+    .unwrap();
+    assert_eq!(s.seed, u64::MAX);
+    let err = from_str("s.toml", &with("seed = 18446744073709551615", ""), &[])
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.starts_with("s.toml: line 1, column 8: integer too large"),
+        "{err}"
+    );
+    assert!(err.contains("seed = \"18446744073709551615\""), "{err}");
+    for bad in ["\"18446744073709551616\"", "\"-1\"", "1.5"] {
+        let err = from_str("s.toml", &with(&format!("seed = {bad}"), ""), &[])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.starts_with("s.toml: seed: must be an integer from 0 to"),
+            "{err}"
+        );
+    }
+}
+
+#[test]
+fn long_values_are_echoed_shortened() {
+    let long = "q".repeat(100_000);
+    let err = from_str(
+        "s.toml",
+        &with("", "").replace("\"reno\"", &format!("\"{long}\"")),
+        &[],
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(err.starts_with("s.toml: flows.0.cc: "), "{err}");
+    assert!(
+        err.contains(&format!("`{}…`", "q".repeat(ECHO_LIMIT))),
+        "{err}"
+    );
+    // Cut to the limit: never 41 of them in a row.
+    assert!(!err.contains(&"q".repeat(ECHO_LIMIT + 1)), "{err}");
+    // An unknown key of any length, and a --set assignment.
+    let err = from_str("s.toml", &with("", &format!("{long} = 1")), &[])
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.starts_with(&format!(
+            "s.toml: flows.0.{}…: unknown key",
+            "q".repeat(ECHO_LIMIT)
+        )),
+        "{err}"
+    );
+    let err = from_str("s.toml", &with("", ""), &[format!("flows.9.cc={long}")])
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.starts_with(&format!(
+            "--set flows.9.cc={}…: ",
+            "q".repeat(ECHO_LIMIT - "flows.9.cc=".len())
+        )),
+        "{err}"
+    );
+}
+
+/// The estimate by hand, with the per-row sizes documented in model.rs.
+#[test]
+fn output_estimate_counts_rows_and_bytes() {
+    let text = format!(
+        "{}[output]\ninterval = \"10ms\"\ntrace_packets = [0]\n",
+        with("duration = \"60s\"", "count = 2")
+    );
+    let s = from_str("e.toml", &text, &[]).unwrap();
+    let e = s.output_estimate();
+    // 60 s / 10 ms = 6000 samples; 2 flows; 600 rate bins of 100 ms.
+    assert_eq!(e.timeseries_rows, 12_000);
+    assert_eq!(e.queue_rows, 6000);
+    assert_eq!(e.rates_rows, 1200);
+    // 10 Mbit/s × 60 s / (8 × 1500-byte packets) = 50 000 packets, 3 rows each.
+    assert_eq!(e.packets_rows, 150_000);
+    // 120, 50, 30 and 45 bytes per row; summary 2000 per flow + 2000.
+    let bytes = 12_000 * 120 + 6000 * 50 + 1200 * 30 + 150_000 * 45 + 2 * 2000 + 2000;
+    assert_eq!(e.total_bytes(), bytes);
+    assert_eq!(e.largest(), ("packets.csv", 150_000, "trace_packets"));
+    assert!(check_output_size(&s).is_ok());
+}
+
+#[test]
+fn output_beyond_the_limit_is_refused_with_the_estimate() {
+    let file = with("duration = \"60s\"", "");
+    // 60 s / 1 us = 6e7 samples: timeseries 6e7 × 120 B + queue 6e7 × 50 B + rates 600 × 30 B
+    // + summary 4000 B = 10 200 022 000 B = 9.5 GiB.
+    let s = from_str("l.toml", &file, &["output.interval=1us".into()]).unwrap();
+    let err = check_output_size(&s).unwrap_err().to_string();
+    assert!(err.starts_with("l.toml: output.interval: 1 flow sampled every 1us for 60s would write about 9.5 GiB (timeseries.csv: 60000000 rows), more than the 1.0 GiB limit"), "{err}");
+    // Raised or lifted by output.max_size.
+    for limit in ["10GiB", "unlimited"] {
+        let s = from_str(
+            "l.toml",
+            &file,
+            &[
+                "output.interval=1us".into(),
+                format!("output.max_size={limit}"),
+            ],
+        )
+        .unwrap();
+        assert!(check_output_size(&s).is_ok(), "{limit}");
+    }
+    // Tiny rate bins are named by their own key.
+    let s = from_str(
+        "l.toml",
+        &file,
+        &[
+            "output.interval=1ms".into(),
+            "output.rate_interval=1ms".into(),
+            "output.max_size=5MB".into(),
+        ],
+    )
+    .unwrap();
+    let err = check_output_size(&s).unwrap_err().to_string();
+    assert!(err.starts_with("l.toml: output.interval: "), "{err}");
+    let s = from_str(
+        "l.toml",
+        &file,
+        &[
+            "output.rate_interval=10ms".into(),
+            "flows.0.count=1000".into(),
+            "output.interval=10ms".into(),
+            "output.max_size=10MB".into(),
+        ],
+    )
+    .unwrap();
+    // 1000 flows: timeseries 1000 × 6000 rows × 120 B = 720 MB, over 10 MB; it is the largest.
+    assert!(
+        check_output_size(&s)
+            .unwrap_err()
+            .to_string()
+            .contains("1000 flows sampled every 10ms")
+    );
+    let err = from_str("l.toml", &file, &["output.max_size=big".into()])
+        .unwrap_err()
+        .to_string();
+    assert!(err.starts_with("l.toml: output.max_size: "), "{err}");
+}
+
+#[test]
+fn scenario_files_must_be_small_regular_files() {
+    let dir = std::env::temp_dir().join(format!("cclab-scenario-read-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let err = load(&dir, &[]).unwrap_err().to_string();
+    assert!(
+        err.ends_with(": is a folder; give a scenario file (TOML)"),
+        "{err}"
+    );
+    let big = dir.join("big.toml");
+    // One byte over the 1 MiB limit.
+    std::fs::write(&big, vec![b'#'; 1024 * 1024 + 1]).unwrap();
+    let err = load(&big, &[]).unwrap_err().to_string();
+    assert!(
+        err.ends_with("big.toml: is larger than 1024 KiB, the limit for scenario files"),
+        "{err}"
+    );
+    let device = std::path::Path::new("/dev/zero");
+    if device.exists() {
+        let err = load(device, &[]).unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "/dev/zero: is not a regular file; give a scenario file (TOML)"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -37,6 +37,12 @@ impl Rng {
         (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
     }
 
+    /// Uniform in `[0, n)` (0 when `n` is 0), by Lemire's multiply-and-shift: the high 64
+    /// bits of a 64 × 64-bit product; its bias is below n / 2^64, far under any draw we make.
+    pub fn below(&mut self, n: u64) -> u64 {
+        ((self.next_u64() as u128 * n as u128) >> 64) as u64
+    }
+
     /// `true` with probability `p`.
     pub fn chance(&mut self, p: f64) -> bool {
         self.next_f64() < p
@@ -57,6 +63,25 @@ mod tests {
         let zs: Vec<u64> = (0..4).map(|_| c.next_u64()).collect();
         assert_eq!(xs, ys);
         assert_ne!(xs, zs);
+    }
+
+    #[test]
+    fn below_is_uniform_in_range() {
+        // 100_000 draws below 1000: each in range; mean 499.5 with sd sqrt((1000^2 - 1) / 12)
+        // / sqrt(100_000) = 0.913; allow 5 sd. Each decile holds 10_000 ± 5 sd (sd 94.9).
+        let mut rng = Rng::for_component(3, "test");
+        let draws: Vec<u64> = (0..100_000).map(|_| rng.below(1000)).collect();
+        assert!(draws.iter().all(|&d| d < 1000));
+        let mean = draws.iter().sum::<u64>() as f64 / draws.len() as f64;
+        assert!((mean - 499.5).abs() < 5.0 * 0.913, "{mean}");
+        for decile in 0..10 {
+            let hits = draws.iter().filter(|&&d| d / 100 == decile).count() as f64;
+            assert!(
+                (hits - 10_000.0).abs() < 5.0 * 94.9,
+                "decile {decile}: {hits}"
+            );
+        }
+        assert_eq!(rng.below(0), 0);
     }
 
     #[test]

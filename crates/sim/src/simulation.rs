@@ -176,9 +176,18 @@ impl Simulation {
                     delayed_ack: group.delayed_ack,
                     size: group.size,
                 });
+                // Start jitter (ns-2 users' way to make replicates differ): a uniform offset
+                // in [0, start_jitter) from the flow's own stream, drawn only when asked for
+                // so that runs without jitter stay byte-identical.
+                let start = if group.start_jitter.is_zero() {
+                    group.start
+                } else {
+                    let mut rng = Rng::for_component(scenario.seed, &format!("flow{id}-start"));
+                    group.start + SimDuration::from_nanos(rng.below(group.start_jitter.as_nanos()))
+                };
                 flows.push(Flow {
                     group: group_index as u32,
-                    start: group.start,
+                    start,
                     size: group.size,
                     mss: group.mss,
                     started: false,

@@ -4,13 +4,13 @@ use crate::Failure;
 
 /// Whether the file has a `[sweep]` table (then every run of the sweep is validated).
 fn is_sweep_file(file: &Path) -> bool {
-    std::fs::read_to_string(file)
+    cclab_scenario::read_scenario_text(file)
         .ok()
         .and_then(|text| cclab_scenario::parse_table("", &text).ok())
         .is_some_and(|table| table.contains_key("sweep"))
 }
 
-pub fn check(file: &Path, overrides: &[String]) -> Result<(), Failure> {
+pub fn check(file: &Path, overrides: &[String], max_output: Option<&str>) -> Result<(), Failure> {
     if is_sweep_file(file) {
         let sweep =
             cclab_scenario::load_sweep(file, overrides).map_err(|e| Failure::BadInput(e.into()))?;
@@ -28,15 +28,15 @@ pub fn check(file: &Path, overrides: &[String]) -> Result<(), Failure> {
         ));
         return Ok(());
     }
-    let scenario =
-        cclab_scenario::load(file, overrides).map_err(|e| Failure::BadInput(e.into()))?;
+    let scenario = crate::commands::run::load_checked(file, overrides, max_output)?;
     crate::emit(&format!(
-        "{}: ok (flows: {}, duration: {} s, bottleneck: {} bit/s, base RTT: {})\n",
+        "{}: ok (flows: {}, duration: {} s, bottleneck: {} bit/s, base RTT: {}, output about {})\n",
         file.display(),
         scenario.flow_count(),
         scenario.duration.as_secs_f64(),
         scenario.topology.bottleneck.rate_bps,
-        scenario.base_rtt()
+        scenario.base_rtt(),
+        cclab_scenario::format_bytes(scenario.output_estimate().total_bytes())
     ));
     Ok(())
 }

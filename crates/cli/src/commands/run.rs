@@ -2,36 +2,149 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use anyhow::Context;
+use anyhow::{Context, anyhow};
+use cclab_analysis::output::{FolderKind, TemporaryDir, folder_kind};
 use cclab_analysis::{CsvSink, RateSeries, summarize, summary_table, write_summary};
+use cclab_scenario::{Scenario, one_line, shorten};
 use cclab_sim::{Simulation, Tee};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::Failure;
 
+/// Load a scenario for `run` or `check`: `--max-output` replaces `output.max_size`, and the
+/// estimated output must fit within it.
+pub fn load_checked(
+    file: &Path,
+    overrides: &[String],
+    max_output: Option<&str>,
+) -> Result<Scenario, Failure> {
+    let bad = |e: anyhow::Error| Failure::BadInput(e);
+    let mut scenario = cclab_scenario::load(file, overrides).map_err(|e| bad(e.into()))?;
+    if let Some(text) = max_output {
+        scenario.output.max_size = if text == "unlimited" {
+            None
+        } else {
+            Some(cclab_scenario::units::parse_bytes(text).map_err(|m| {
+                bad(anyhow!(
+                    "--max-output {}: {}",
+                    shorten(text),
+                    cclab_scenario::shorten_quoted(&m)
+                ))
+            })?)
+        };
+    }
+    cclab_scenario::check_output_size(&scenario).map_err(|e| bad(e.into()))?;
+    Ok(scenario)
+}
+
+/// Where the run's folder goes, checked before any work: a new or empty folder, or one that
+/// holds only an earlier run's files (which the new run replaces whole). Returns the folder
+/// (symbolic links resolved) and the sibling to fill first.
+fn prepare_folder(dir: &Path) -> Result<(PathBuf, PathBuf), Failure> {
+    let bad = |m: String| Failure::BadInput(anyhow!(m));
+    let shown = one_line(&dir.display().to_string());
+    let kind = folder_kind(dir)
+        .map_err(|e| Failure::RunFailed(anyhow!("{shown}: cannot read the output folder: {e}")))?;
+    match kind {
+        FolderKind::Missing | FolderKind::Empty | FolderKind::Run => {}
+        FolderKind::File => return Err(bad(format!("{shown}: --out is a file, not a folder"))),
+        FolderKind::Sweep => {
+            return Err(bad(format!(
+                "{shown}: is the folder of a sweep (it has sweep.json); give the run another --out"
+            )));
+        }
+        FolderKind::Foreign(entry) => {
+            return Err(bad(format!(
+                "{shown}: holds `{}`, which cclab run does not write; give another --out or empty the folder (a run replaces only an earlier run's files)",
+                shorten(&entry)
+            )));
+        }
+    }
+    // The folder by its real path, so that the swap below replaces the folder a symbolic
+    // link points to, not the link.
+    let name = dir
+        .file_name()
+        .ok_or_else(|| bad(format!("{shown}: --out needs a folder name, e.g. out/run1")))?;
+    let parent = match dir.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    std::fs::create_dir_all(&parent)
+        .with_context(|| format!("cannot create output folder {}", parent.display()))
+        .map_err(Failure::RunFailed)?;
+    let real = if dir.exists() {
+        std::fs::canonicalize(dir)
+    } else {
+        std::fs::canonicalize(&parent).map(|p| p.join(name))
+    }
+    .with_context(|| format!("cannot resolve {shown}"))
+    .map_err(Failure::RunFailed)?;
+    let real_name = real
+        .file_name()
+        .ok_or_else(|| bad(format!("{shown}: cannot be an output folder")))?
+        .to_string_lossy()
+        .into_owned();
+    let staging = real.with_file_name(format!(".{real_name}.cclab-run.tmp"));
+    Ok((real, staging))
+}
+
+/// Put the finished run in place of `dir`: the old folder (an earlier run's, checked by
+/// [`prepare_folder`]) is renamed aside, the new one renamed in, the old one removed. A
+/// reader sees the old run or the new one, complete, except between the two renames.
+fn swap_into_place(staging: TemporaryDir, dir: &Path) -> anyhow::Result<()> {
+    let shown = dir.display();
+    match folder_kind(dir)? {
+        FolderKind::Missing => {
+            staging.keep(|from| std::fs::rename(from, dir))?;
+        }
+        FolderKind::Empty | FolderKind::Run => {
+            let name = dir.file_name().map(|n| n.to_string_lossy().into_owned());
+            let aside = dir.with_file_name(format!(".{}.cclab-old.tmp", name.unwrap_or_default()));
+            if aside.exists() {
+                std::fs::remove_dir_all(&aside)?;
+            }
+            std::fs::rename(dir, &aside)?;
+            if let Err(e) = staging.keep(|from| std::fs::rename(from, dir)) {
+                // Put the earlier run back rather than leave no folder.
+                let _ = std::fs::rename(&aside, dir);
+                return Err(e.into());
+            }
+            std::fs::remove_dir_all(&aside)?;
+        }
+        other => {
+            return Err(anyhow!(
+                "{shown}: changed during the run ({other:?}); the results were not moved in"
+            ));
+        }
+    }
+    Ok(())
+}
+
 pub fn run(
     file: &Path,
     out: Option<PathBuf>,
     overrides: &[String],
+    max_output: Option<&str>,
     quiet: bool,
     no_plots: bool,
 ) -> Result<(), Failure> {
-    let scenario =
-        cclab_scenario::load(file, overrides).map_err(|e| Failure::BadInput(e.into()))?;
-    let dir = out.unwrap_or_else(|| PathBuf::from("out").join(&scenario.name));
+    let scenario = load_checked(file, overrides, max_output)?;
+    let given = out.unwrap_or_else(|| PathBuf::from("out").join(&scenario.name));
     let failed = |e: anyhow::Error| Failure::RunFailed(e);
-    std::fs::create_dir_all(&dir)
-        .with_context(|| format!("cannot create output folder {}", dir.display()))
+    let (dir, staging_path) = prepare_folder(&given)?;
+    let staging = TemporaryDir::create(staging_path)
+        .with_context(|| format!("cannot create a folder beside {}", dir.display()))
         .map_err(failed)?;
-    let mut sink = CsvSink::create(&dir)
+    let work = staging.path().to_path_buf();
+    let mut sink = CsvSink::create(&work)
         .and_then(|sink| {
             if scenario.output.trace_packets.is_empty() {
                 Ok(sink)
             } else {
-                sink.with_packets(&dir)
+                sink.with_packets(&work)
             }
         })
-        .with_context(|| format!("cannot write in {}", dir.display()))
+        .with_context(|| format!("cannot write in {}", work.display()))
         .map_err(failed)?;
     let mut rates = RateSeries::for_scenario(&scenario);
 
@@ -68,15 +181,18 @@ pub fn run(
     }
 
     sink.commit()
-        .with_context(|| format!("cannot write the time series in {}", dir.display()))
+        .with_context(|| format!("cannot write the time series in {}", work.display()))
         .map_err(failed)?;
     rates
-        .write_csv(&dir)
-        .with_context(|| format!("cannot write {}", dir.join("rates.csv").display()))
+        .write_csv(&work)
+        .with_context(|| format!("cannot write {}", work.join("rates.csv").display()))
         .map_err(failed)?;
     let summary = summarize(&scenario, &result, &rates, wall);
-    write_summary(&dir, &summary)
-        .with_context(|| format!("cannot write {}", dir.join("summary.json").display()))
+    write_summary(&work, &summary)
+        .with_context(|| format!("cannot write {}", work.join("summary.json").display()))
+        .map_err(failed)?;
+    swap_into_place(staging, &dir)
+        .with_context(|| format!("cannot move the run into {}", dir.display()))
         .map_err(failed)?;
     crate::emit(&summary_table(&summary));
     crate::emit(&format!(
@@ -89,7 +205,7 @@ pub fn run(
             "{:.1} MiB",
             kib as f64 / 1024.0
         )),
-        dir.display()
+        given.display()
     ));
     if !no_plots {
         crate::commands::plot::plot_run_folder(&dir)
