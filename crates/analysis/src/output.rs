@@ -435,3 +435,111 @@ impl TraceSink for CsvSink {
         self.keep(result);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("cclab-output-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn names(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn an_abandoned_sink_leaves_no_temporary_file() {
+        let dir = scratch("abandoned");
+        let sink = CsvSink::create(&dir).unwrap().with_packets(&dir).unwrap();
+        assert_eq!(
+            names(&dir),
+            [".packets.csv.tmp", ".queue.csv.tmp", ".timeseries.csv.tmp"]
+        );
+        drop(sink);
+        assert!(names(&dir).is_empty(), "{:?}", names(&dir));
+        // Other tests register their own temporaries meanwhile: look only at ours.
+        assert!(!temporaries().iter().any(|p| p.starts_with(&dir)));
+        let sink = CsvSink::create(&dir).unwrap();
+        sink.commit().unwrap();
+        assert_eq!(names(&dir), ["queue.csv", "timeseries.csv"]);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_temporary_dir_goes_unless_kept() {
+        let dir = scratch("tempdir");
+        let staging = TemporaryDir::create(dir.join(".x.tmp")).unwrap();
+        write_atomic(&staging.path().join("summary.json"), b"{}").unwrap();
+        drop(staging);
+        assert!(names(&dir).is_empty());
+        let staging = TemporaryDir::create(dir.join(".x.tmp")).unwrap();
+        staging
+            .keep(|from| fs::rename(from, dir.join("x")))
+            .unwrap();
+        assert_eq!(names(&dir), ["x"]);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn folders_are_told_apart_by_what_cclab_writes() {
+        let dir = scratch("kinds");
+        let run = dir.join("run");
+        assert_eq!(folder_kind(&run).unwrap(), FolderKind::Missing);
+        fs::create_dir(&run).unwrap();
+        assert_eq!(folder_kind(&run).unwrap(), FolderKind::Empty);
+        fs::create_dir(run.join(FIGURES_DIR)).unwrap();
+        for file in [
+            "summary.json",
+            ".timeseries.csv.tmp",
+            "figures/cwnd.svg",
+            "figures/.rtt.png.tmp",
+        ] {
+            fs::write(run.join(file), "").unwrap();
+        }
+        assert_eq!(folder_kind(&run).unwrap(), FolderKind::Run);
+        fs::write(run.join("figures/notes.txt"), "").unwrap();
+        assert_eq!(
+            folder_kind(&run).unwrap(),
+            FolderKind::Foreign("figures/notes.txt".into())
+        );
+        fs::remove_file(run.join("figures/notes.txt")).unwrap();
+        fs::write(run.join(".notes.tmp"), "").unwrap();
+        assert_eq!(
+            folder_kind(&run).unwrap(),
+            FolderKind::Foreign(".notes.tmp".into())
+        );
+        fs::write(run.join(crate::results::SweepManifest::FILE), "{}").unwrap();
+        assert_eq!(folder_kind(&run).unwrap(), FolderKind::Sweep);
+        assert_eq!(
+            folder_kind(&run.join("summary.json")).unwrap(),
+            FolderKind::File
+        );
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn stale_temporaries_of_our_files_only_are_removed() {
+        let dir = scratch("stale");
+        for file in [
+            ".summary.json.tmp",
+            ".cwnd.svg.tmp",
+            ".results.csv.tmp",
+            ".mine.tmp",
+            "keep.tmp",
+        ] {
+            fs::write(dir.join(file), "").unwrap();
+        }
+        remove_stale_temporaries(&dir).unwrap();
+        assert_eq!(names(&dir), [".mine.tmp", "keep.tmp"]);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+}

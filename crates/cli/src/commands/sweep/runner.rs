@@ -87,6 +87,13 @@ pub fn sweep(args: SweepArgs) -> Result<(), Failure> {
     let runs = sweep.expand().map_err(|e| bad(e.into()))?;
     let name = runs[0].scenario.name.clone();
     let dir = args.out.unwrap_or_else(|| PathBuf::from("out").join(&name));
+    // A run's folder is not a sweep's: mixing them would leave one's files among the other's.
+    if let Ok(cclab_analysis::output::FolderKind::Run) = cclab_analysis::output::folder_kind(&dir) {
+        return Err(bad(anyhow!(
+            "{}: is the folder of a cclab run (it has summary.json); give the sweep another --out",
+            dir.display()
+        )));
+    }
     let rows_dir = dir.join("rows");
     std::fs::create_dir_all(&rows_dir)
         .with_context(|| format!("cannot create output folder {}", dir.display()))
