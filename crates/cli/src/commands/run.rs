@@ -103,12 +103,15 @@ fn swap_into_place(staging: TemporaryDir, dir: &Path) -> anyhow::Result<()> {
             if aside.exists() {
                 std::fs::remove_dir_all(&aside)?;
             }
-            std::fs::rename(dir, &aside)?;
-            if let Err(e) = staging.keep(|from| std::fs::rename(from, dir)) {
-                // Put the earlier run back rather than leave no folder.
-                let _ = std::fs::rename(&aside, dir);
-                return Err(e.into());
-            }
+            // Both renames under the temporary-file lock, so that Ctrl-C cannot fall between
+            // them and leave the earlier run hidden and no new one.
+            staging.keep(|from| {
+                std::fs::rename(dir, &aside)?;
+                std::fs::rename(from, dir).inspect_err(|_| {
+                    // Put the earlier run back rather than leave no folder.
+                    let _ = std::fs::rename(&aside, dir);
+                })
+            })?;
             std::fs::remove_dir_all(&aside)?;
         }
         other => {
