@@ -604,6 +604,15 @@ fn output_estimate_counts_rows_and_bytes() {
     assert_eq!(e.total_bytes(), bytes);
     assert_eq!(e.largest(), ("packets.csv", 150_000, "trace_packets"));
     assert!(check_output_size(&s).is_ok());
+
+    // A traced flow of a second table with MSS 536 sends 588-byte packets (536 + 52):
+    // 10 Mbit/s × 60 s / (8 × 588) = 127 551 packets (rounded down), 3 rows each.
+    let text = format!(
+        "{}[[flows]]\ncc = \"reno\"\nmss = 536\n[output]\ntrace_packets = [2]\n",
+        with("duration = \"60s\"", "count = 2")
+    );
+    let e = from_str("e.toml", &text, &[]).unwrap().output_estimate();
+    assert_eq!(e.packets_rows, 3 * 127_551);
 }
 
 #[test]
