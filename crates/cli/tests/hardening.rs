@@ -119,6 +119,15 @@ fn output_larger_than_the_limit_is_refused_before_any_work() {
             "unlimited",
         ],
     ));
+    // Sweeps do not apply the limit, so the flag is refused there rather than ignored.
+    let sweep = write(&dir, "grid.toml", &format!("{SMALL}[sweep]\nseeds = 2\n"));
+    refused(
+        &cclab_in(
+            &dir,
+            &["check", sweep.to_str().unwrap(), "--max-output", "1GiB"],
+        ),
+        &["--max-output applies to scenario files"],
+    );
     // Per-packet traces count too: 2 s at 1 Tbit/s in 1500-byte packets is 1.7e8 packets.
     refused(
         &cclab_in(

@@ -58,14 +58,13 @@ pub fn scenario_from_table(file: &str, root: &Table) -> Result<Scenario, Scenari
         return Err(root.invalid("duration", "must be longer than zero"));
     }
     let seed = match root.get("seed") {
-        None => 1,
-        Some(Value::Integer(i)) if *i >= 0 => *i as u64,
+        None => Some(1),
+        Some(Value::Integer(i)) => u64::try_from(*i).ok(),
         // TOML integers stop at 2^63 - 1; the rest of the u64 range comes as a string.
-        Some(Value::String(s)) if s.trim().parse::<u64>().is_ok() => {
-            s.trim().parse::<u64>().unwrap_or_default()
-        }
-        Some(_) => return Err(root.invalid("seed", SEED_RANGE)),
-    };
+        Some(Value::String(s)) => s.trim().parse::<u64>().ok(),
+        Some(_) => None,
+    }
+    .ok_or_else(|| root.invalid("seed", SEED_RANGE))?;
 
     let topology = dumbbell(
         &root

@@ -12,6 +12,13 @@ fn is_sweep_file(file: &Path) -> bool {
 
 pub fn check(file: &Path, overrides: &[String], max_output: Option<&str>) -> Result<(), Failure> {
     if is_sweep_file(file) {
+        if max_output.is_some() {
+            // Sweeps do not apply the output-size limit (see docs/outputs.md).
+            return Err(Failure::BadInput(anyhow::anyhow!(
+                "{}: --max-output applies to scenario files, and this is a sweep file",
+                file.display()
+            )));
+        }
         let sweep =
             cclab_scenario::load_sweep(file, overrides).map_err(|e| Failure::BadInput(e.into()))?;
         let runs = sweep.expand().map_err(|e| Failure::BadInput(e.into()))?;
