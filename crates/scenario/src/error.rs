@@ -70,8 +70,13 @@ fn push_escaped(out: &mut String, c: char) {
     }
 }
 
+/// Words longer than this outside backticks are values echoed some other way (in double
+/// quotes, or bare) and are shortened too; no word of our own wording comes near it.
+const LONG_WORD: usize = 100;
+
 /// A message whose quoted values (between backticks, the convention of every message here
-/// and in cclab-cc) are shortened with [`shorten`]; the wording around them stays whole.
+/// and in cclab-cc) are shortened with [`shorten`]; the wording around them stays whole,
+/// except single words of more than 100 characters, which can only be echoed values.
 pub fn shorten_quoted(message: &str) -> String {
     message
         .split('`')
@@ -80,7 +85,16 @@ pub fn shorten_quoted(message: &str) -> String {
             if i % 2 == 1 {
                 shorten(part)
             } else {
-                one_line(part)
+                part.split(' ')
+                    .map(|word| {
+                        if word.chars().count() > LONG_WORD {
+                            shorten(word)
+                        } else {
+                            one_line(word)
+                        }
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" ")
             }
         })
         .collect::<Vec<_>>()
