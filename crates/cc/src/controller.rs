@@ -130,10 +130,6 @@ pub struct TimeoutEvent {
     /// Bytes in flight (RFC 6675 pipe, which excludes SACKed data) before the timeout
     /// marked the outstanding data lost.
     pub bytes_in_flight: u64,
-    /// The timeout continues a loss episode whose window reduction already happened (it
-    /// fired during fast recovery, or repeats an earlier timeout). RFC 5681 §3.1 then holds
-    /// ssthresh constant, as Linux's `tcp_enter_loss` does: only cwnd collapses.
-    pub in_loss_episode: bool,
 }
 
 /// A congestion controller: a pure state machine over bytes and nanoseconds.
@@ -145,8 +141,19 @@ pub struct TimeoutEvent {
 /// it, so neither grows the window). The sender reads [`cwnd`] and [`pacing_rate`] whenever
 /// it may transmit.
 ///
+/// Call order per retransmission timeout: if the sender judges the timeout a new congestion
+/// event, [`on_timeout_congestion_event`] (set ssthresh); then, on every timeout,
+/// [`on_retransmission_timeout`] (the loss window). The judgement is the sender's alone, as
+/// in Linux's `tcp_enter_loss`, which calls the module's `ssthresh()` only then: a timeout
+/// is *not* a new congestion event when it interrupts a fast recovery or an ECN reduction
+/// whose recovery point the cumulative ACK has not reached, or repeats a timeout with no
+/// forward progress since (RFC 5681 §3.1: ssthresh is held, only cwnd collapses). So a
+/// controller never decides whether to keep ssthresh on a timeout.
+///
 /// [`on_ack`]: CongestionControl::on_ack
 /// [`on_congestion_event`]: CongestionControl::on_congestion_event
+/// [`on_timeout_congestion_event`]: CongestionControl::on_timeout_congestion_event
+/// [`on_retransmission_timeout`]: CongestionControl::on_retransmission_timeout
 /// [`on_recovery_exit`]: CongestionControl::on_recovery_exit
 /// [`cwnd`]: CongestionControl::cwnd
 /// [`pacing_rate`]: CongestionControl::pacing_rate
@@ -163,7 +170,20 @@ pub trait CongestionControl: Send {
     /// transmissions with PRR or Reno inflation and reads cwnd again when recovery ends.
     fn on_congestion_event(&mut self, event: &CongestionEvent);
 
-    /// Retransmission timeout: set ssthresh and cwnd (usually the 1-segment loss window).
+    /// A retransmission timeout that starts a new congestion event: set ssthresh (Linux's
+    /// `ssthresh()` and `CA_EVENT_LOSS` in `tcp_enter_loss`), and reset whatever a new loss
+    /// resets. Called only for such a timeout, just before [`on_retransmission_timeout`];
+    /// a repeated timeout within one loss episode skips it, so ssthresh is held.
+    ///
+    /// [`on_retransmission_timeout`]: CongestionControl::on_retransmission_timeout
+    fn on_timeout_congestion_event(&mut self, event: &TimeoutEvent);
+
+    /// Every retransmission timeout: set cwnd (usually the 1-segment loss window of RFC 5681
+    /// §3.1) and restart what restarts after a timeout (Linux's `set_state(TCP_CA_Loss)`).
+    /// Must not change ssthresh: that is [`on_timeout_congestion_event`]'s, and only when the
+    /// sender calls it.
+    ///
+    /// [`on_timeout_congestion_event`]: CongestionControl::on_timeout_congestion_event
     fn on_retransmission_timeout(&mut self, event: &TimeoutEvent);
 
     /// Loss recovery ended (the cumulative ACK passed the recovery point).

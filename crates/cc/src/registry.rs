@@ -192,6 +192,63 @@ mod tests {
         }
     }
 
+    /// The sender alone decides whether a timeout is a new congestion event (RFC 5681 §3.1,
+    /// Linux `tcp_enter_loss`); a controller sets ssthresh in `on_timeout_congestion_event`
+    /// only. Before the sender took the rule over, Compound, Illinois, YeAH, Vegas and FAST
+    /// recomputed ssthresh on every timeout, from the 1-segment window of the previous one.
+    #[test]
+    fn only_a_new_timeout_congestion_event_sets_ssthresh() {
+        use crate::controller::{TimeoutEvent, UNLIMITED};
+        use crate::test_support::{ack_with_rtt, new_timeout};
+        use crate::time::{SimDuration, SimTime};
+        let mss = 1448;
+        let config = CcConfig::new(mss);
+        for algorithm in ALGORITHMS {
+            let mut cc = build(
+                algorithm,
+                &Params::defaults(algorithm.params),
+                &slow_start::standard::INFO,
+                &Params::defaults(slow_start::standard::INFO.params),
+                &config,
+            );
+            for i in 0..40 {
+                cc.on_ack(&ack_with_rtt(mss, 100 + i, 100));
+            }
+            let window = cc.cwnd();
+            let first = TimeoutEvent {
+                now: SimTime::ZERO + SimDuration::from_secs(2),
+                bytes_in_flight: window,
+            };
+            new_timeout(cc.as_mut(), &first);
+            let ssthresh = cc.ssthresh();
+            if !matches!(algorithm.name, "bbr" | "bbr3") {
+                // Every controller with a slow-start threshold sets one (BBR has none:
+                // bbr.md); none below RFC 5681's 2 SMSS.
+                assert!(
+                    ssthresh != UNLIMITED && ssthresh >= 2 * mss,
+                    "{}: ssthresh {ssthresh} after a timeout at cwnd {window}",
+                    algorithm.name
+                );
+            }
+            // RFC 5681's 1-segment loss window (ns-2 Vegas restarts from 2, vegas.md).
+            assert!(cc.cwnd() <= 2 * mss, "{}: the loss window", algorithm.name);
+            // Backed-off timeouts of the same episode (the sender skips the ssthresh call).
+            for k in 1..=3u64 {
+                cc.on_retransmission_timeout(&TimeoutEvent {
+                    now: first.now + SimDuration::from_secs(k),
+                    bytes_in_flight: mss,
+                });
+                assert_eq!(
+                    cc.ssthresh(),
+                    ssthresh,
+                    "{}: timeout {} of one episode changed ssthresh",
+                    algorithm.name,
+                    k + 1
+                );
+            }
+        }
+    }
+
     #[test]
     fn names_are_unique() {
         let mut names: Vec<&str> = ALGORITHMS

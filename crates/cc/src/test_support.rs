@@ -1,6 +1,6 @@
 //! Event builders for the controllers' unit tests.
 
-use crate::controller::{Ack, CongestionEvent, TimeoutEvent};
+use crate::controller::{Ack, CongestionControl, CongestionEvent, TimeoutEvent};
 use crate::time::{SimDuration, SimTime};
 
 /// `n` milliseconds.
@@ -55,6 +55,12 @@ pub fn timeout(bytes_in_flight: u64) -> TimeoutEvent {
     TimeoutEvent {
         now: SimTime::ZERO,
         bytes_in_flight,
-        in_loss_episode: false,
     }
+}
+
+/// A timeout as the sender delivers one that starts a new congestion event: ssthresh first,
+/// then the loss window.
+pub fn new_timeout<C: CongestionControl + ?Sized>(cc: &mut C, event: &TimeoutEvent) {
+    cc.on_timeout_congestion_event(event);
+    cc.on_retransmission_timeout(event);
 }

@@ -27,6 +27,7 @@ impl<const PACING_BPS: u64> CongestionControl for FixedWindow<PACING_BPS> {
     }
     fn on_ack(&mut self, _: &cclab_cc::Ack) {}
     fn on_congestion_event(&mut self, _: &CongestionEvent) {}
+    fn on_timeout_congestion_event(&mut self, _: &TimeoutEvent) {}
     fn on_retransmission_timeout(&mut self, _: &TimeoutEvent) {}
     fn cwnd(&self) -> u64 {
         self.cwnd

@@ -138,12 +138,13 @@ impl CongestionControl for Africa {
         self.increase.reset();
     }
 
-    fn on_retransmission_timeout(&mut self, event: &TimeoutEvent) {
-        // HighSpeed's b(w) sets ssthresh unless this loss episode already reduced it
-        // (RFC 5681 §3.1); cwnd = the 1-SMSS loss window.
-        if !event.in_loss_episode {
-            self.ssthresh = self.reduced_ssthresh(event.bytes_in_flight);
-        }
+    fn on_timeout_congestion_event(&mut self, event: &TimeoutEvent) {
+        // HighSpeed's b(w) sets ssthresh.
+        self.ssthresh = self.reduced_ssthresh(event.bytes_in_flight);
+    }
+
+    fn on_retransmission_timeout(&mut self, _event: &TimeoutEvent) {
+        // cwnd = the 1-SMSS loss window.
         self.cwnd = self.mss;
         self.increase.reset();
         self.slow_start.restart();
@@ -172,6 +173,7 @@ impl CongestionControl for Africa {
 mod tests {
     use super::*;
     use crate::slow_start::standard::StandardSlowStart;
+    use crate::test_support::new_timeout;
     use crate::test_support::{ack, loss, timeout};
     use crate::time::SimTime;
 
@@ -283,17 +285,14 @@ mod tests {
     fn timeout_within_a_loss_episode_keeps_ssthresh() {
         let mut a = africa_at(1000);
         a.on_congestion_event(&loss(1000 * MSS));
-        a.on_retransmission_timeout(&TimeoutEvent {
-            in_loss_episode: true,
-            ..timeout(500 * MSS)
-        });
+        a.on_retransmission_timeout(&timeout(500 * MSS));
         assert_eq!((a.cwnd(), a.ssthresh()), (MSS, 670_000));
     }
 
     #[test]
     fn timeout_floor_and_no_growth() {
         let mut a = africa_at(1000);
-        a.on_retransmission_timeout(&timeout(1000 * MSS));
+        new_timeout(&mut a, &timeout(1000 * MSS));
         assert_eq!((a.cwnd(), a.ssthresh()), (MSS, 670_000));
         a.on_ack(&ack(MSS));
         assert_eq!(a.cwnd(), 2 * MSS);

@@ -210,13 +210,14 @@ impl CongestionControl for AdaptiveReno {
         self.base_bytes_acked = 0;
     }
 
-    fn on_retransmission_timeout(&mut self, event: &TimeoutEvent) {
+    fn on_timeout_congestion_event(&mut self, _event: &TimeoutEvent) {
         // The sources describe only the fast-retransmit response; we apply the same
-        // ssthresh and Reno's one-segment loss window.
-        // RFC 5681 §3.1: ssthresh is held when this loss episode already reduced it.
-        if !event.in_loss_episode {
-            self.ssthresh = self.reduced_window();
-        }
+        // ssthresh.
+        self.ssthresh = self.reduced_window();
+    }
+
+    fn on_retransmission_timeout(&mut self, _event: &TimeoutEvent) {
+        // Reno's one-segment loss window.
         self.cwnd = self.mss;
         self.w_base = self.mss;
         self.w_probe = 0.0;
@@ -237,6 +238,7 @@ impl CongestionControl for AdaptiveReno {
 mod tests {
     use super::*;
     use crate::slow_start::standard::StandardSlowStart;
+    use crate::test_support::new_timeout;
     use crate::test_support::{ack, loss, timeout};
     use crate::time::SimTime;
 
@@ -382,7 +384,7 @@ mod tests {
         let mut a = areno_in_ca(20);
         measure_100mbps(&mut a, 100);
         a.on_ack(&measuring(2_000, 11 * MSS, 20 * MSS, 200));
-        a.on_retransmission_timeout(&timeout(20 * MSS));
+        new_timeout(&mut a, &timeout(20 * MSS));
         assert_eq!((a.cwnd(), a.ssthresh()), (MSS, 10 * MSS));
         // Slow start from one segment.
         a.on_ack(&rtt_ack(MSS, 100));

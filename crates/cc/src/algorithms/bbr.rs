@@ -681,6 +681,11 @@ impl CongestionControl for Bbr {
     }
 
     /// draft §4.2.3.4, upon RTO: save cwnd, then one packet.
+    fn on_timeout_congestion_event(&mut self, _event: &TimeoutEvent) {
+        // No ssthresh to set (Linux bbr_ssthresh returns the one in force); the window saved
+        // for after recovery is taken on every timeout below (bbr.md).
+    }
+
     fn on_retransmission_timeout(&mut self, _event: &TimeoutEvent) {
         self.save_cwnd();
         self.in_loss_recovery = true;
@@ -745,6 +750,7 @@ impl CongestionControl for Bbr {
 mod tests {
     use super::*;
     use crate::params::ParamInput;
+    use crate::test_support::new_timeout;
 
     const MSS: u64 = 1000;
     const RTT: SimDuration = SimDuration::from_millis(100);
@@ -1385,11 +1391,13 @@ mod tests {
     fn retransmission_timeout_cuts_to_one_packet_then_regrows() {
         let mut flow = Flow::into_probe_bw(&[("quanta", text("mss"))]);
         let c0 = flow.bbr.cwnd();
-        flow.bbr.on_retransmission_timeout(&TimeoutEvent {
-            now: flow.now,
-            bytes_in_flight: 600_000,
-            in_loss_episode: false,
-        });
+        new_timeout(
+            &mut flow.bbr,
+            &TimeoutEvent {
+                now: flow.now,
+                bytes_in_flight: 600_000,
+            },
+        );
         assert_eq!(flow.bbr.cwnd(), MSS);
         assert_eq!(flow.bbr.prior_cwnd, c0);
         let t = flow.now;
@@ -1428,7 +1436,6 @@ mod tests {
         flow.bbr.on_retransmission_timeout(&TimeoutEvent {
             now: flow.now,
             bytes_in_flight: 200_000,
-            in_loss_episode: true,
         });
         assert_eq!((flow.bbr.cwnd(), flow.bbr.prior_cwnd), (MSS, c0));
         flow.bbr.on_recovery_exit(flow.now);

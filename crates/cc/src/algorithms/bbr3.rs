@@ -1497,6 +1497,10 @@ impl CongestionControl for Bbr3 {
 
     /// draft §5.6.4.4 OnEnterRTO: SaveCwnd, SaveStateUponLoss (noting the loss), and cwnd =
     /// inflight + 1 packet, where inflight is 0 once the timeout marked everything lost.
+    fn on_timeout_congestion_event(&mut self, _event: &TimeoutEvent) {
+        // No ssthresh to set; the loss response runs on every timeout below (bbr3.md).
+    }
+
     fn on_retransmission_timeout(&mut self, _event: &TimeoutEvent) {
         self.save_cwnd();
         self.note_loss();
@@ -1564,6 +1568,7 @@ impl CongestionControl for Bbr3 {
 mod tests {
     use super::*;
     use crate::params::ParamInput;
+    use crate::test_support::new_timeout;
 
     const MSS: u64 = 1000;
     const RTT: SimDuration = SimDuration::from_millis(100);
@@ -2172,11 +2177,13 @@ mod tests {
     fn timeout_cuts_to_one_packet() {
         let mut flow = Flow::into_cruise(&[]);
         let c0 = flow.bbr.cwnd();
-        flow.bbr.on_retransmission_timeout(&TimeoutEvent {
-            now: flow.now,
-            bytes_in_flight: 500_000,
-            in_loss_episode: false,
-        });
+        new_timeout(
+            &mut flow.bbr,
+            &TimeoutEvent {
+                now: flow.now,
+                bytes_in_flight: 500_000,
+            },
+        );
         assert_eq!(flow.bbr.cwnd(), MSS);
         assert!(flow.bbr.is_loss_in_round);
         let ack = Ack {

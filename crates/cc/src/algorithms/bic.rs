@@ -256,12 +256,13 @@ impl CongestionControl for Bic {
         self.cwnd = self.ssthresh;
     }
 
-    fn on_retransmission_timeout(&mut self, event: &TimeoutEvent) {
-        // Linux: ssthresh from the usual rule (held when this loss episode already reduced
-        // it, RFC 5681 §3.1), then bictcp_reset forgets W_max and the loss.
-        if !event.in_loss_episode {
-            self.ssthresh = self.on_reduction(event.bytes_in_flight);
-        }
+    fn on_timeout_congestion_event(&mut self, event: &TimeoutEvent) {
+        // Linux: ssthresh from the usual rule.
+        self.ssthresh = self.on_reduction(event.bytes_in_flight);
+    }
+
+    fn on_retransmission_timeout(&mut self, _event: &TimeoutEvent) {
+        // Linux bictcp_state(TCP_CA_Loss): bictcp_reset forgets W_max and the loss.
         self.increase.reset();
         self.round_end = None;
         self.cwnd = self.mss;
@@ -295,6 +296,7 @@ impl CongestionControl for Bic {
 mod tests {
     use super::*;
     use crate::slow_start::standard::StandardSlowStart;
+    use crate::test_support::new_timeout;
     use crate::test_support::{ack, loss, timeout};
 
     const MSS: u64 = 1000;
@@ -502,7 +504,7 @@ mod tests {
     #[test]
     fn timeout_forgets_w_max() {
         let mut b = bic_at(100, 0.0, BicParams::default());
-        b.on_retransmission_timeout(&timeout(100 * MSS));
+        new_timeout(&mut b, &timeout(100 * MSS));
         assert_eq!((b.cwnd(), b.ssthresh()), (MSS, 80 * MSS));
         assert_eq!(b.w_max_segments(), 0.0);
         b.on_ack(&ack(MSS));
@@ -513,10 +515,7 @@ mod tests {
     fn timeout_within_a_loss_episode_keeps_ssthresh() {
         let mut b = bic_at(100, 0.0, BicParams::default());
         b.on_congestion_event(&loss(100 * MSS));
-        b.on_retransmission_timeout(&TimeoutEvent {
-            in_loss_episode: true,
-            ..timeout(70 * MSS)
-        });
+        b.on_retransmission_timeout(&timeout(70 * MSS));
         assert_eq!((b.cwnd(), b.ssthresh()), (MSS, 80 * MSS));
         assert_eq!(b.w_max_segments(), 0.0);
     }

@@ -195,10 +195,14 @@ impl CongestionControl for Compound {
         self.rounds.restart();
     }
 
-    fn on_retransmission_timeout(&mut self, event: &TimeoutEvent) {
+    fn on_timeout_congestion_event(&mut self, event: &TimeoutEvent) {
+        // RFC 5681 §3.1 eq. (4).
+        self.ssthresh = half_flight_ssthresh(event.bytes_in_flight, self.mss);
+    }
+
+    fn on_retransmission_timeout(&mut self, _event: &TimeoutEvent) {
         // The delay component is a congestion-avoidance mechanism: drop it and restart
         // from the RFC 5681 loss window.
-        self.ssthresh = half_flight_ssthresh(event.bytes_in_flight, self.mss);
         self.cwnd = self.mss;
         self.dwnd = 0;
         self.reno.reset();
@@ -237,6 +241,7 @@ mod tests {
     use crate::algorithms::delay_harness::Path;
     use crate::controller::UNLIMITED;
     use crate::slow_start::standard::StandardSlowStart;
+    use crate::test_support::new_timeout;
     use crate::test_support::{loss, ms, timeout};
 
     const MSS: u64 = 1000;
@@ -354,7 +359,7 @@ mod tests {
         c.cwnd = 100 * MSS;
         c.dwnd = 50 * MSS;
         c.ssthresh = 100 * MSS;
-        c.on_retransmission_timeout(&timeout(150 * MSS));
+        new_timeout(&mut c, &timeout(150 * MSS));
         assert_eq!((c.cwnd(), c.dwnd(), c.ssthresh()), (MSS, 0, 75 * MSS));
         assert_eq!(c.mode(), "slow_start");
     }

@@ -299,15 +299,15 @@ impl CongestionControl for Cubic {
         self.forget_epoch();
     }
 
-    fn on_retransmission_timeout(&mut self, event: &TimeoutEvent) {
-        // §4.8: ssthresh as in §4.6 (held when this loss episode already reduced it, RFC 5681
-        // §3.1), cwnd = the 1-SMSS loss window, and the next congestion-avoidance stage
+    fn on_timeout_congestion_event(&mut self, event: &TimeoutEvent) {
+        // §4.8: ssthresh as in §4.6.
+        self.cwnd_prior = Some(self.cwnd / self.mss as f64);
+        self.ssthresh = multiplicative_decrease(event.bytes_in_flight, self.params.beta, self.mss);
+    }
+
+    fn on_retransmission_timeout(&mut self, _event: &TimeoutEvent) {
+        // §4.8: cwnd = the 1-SMSS loss window, and the next congestion-avoidance stage
         // starts with K = 0 and W_max = its initial window.
-        if !event.in_loss_episode {
-            self.cwnd_prior = Some(self.cwnd / self.mss as f64);
-            self.ssthresh =
-                multiplicative_decrease(event.bytes_in_flight, self.params.beta, self.mss);
-        }
         self.cwnd = self.mss as f64;
         self.w_max = None;
         self.forget_epoch();
@@ -346,6 +346,7 @@ impl CongestionControl for Cubic {
 mod tests {
     use super::*;
     use crate::slow_start::standard::StandardSlowStart;
+    use crate::test_support::new_timeout;
     use crate::test_support::{ack, loss, timeout};
     use crate::time::SimDuration;
 
@@ -583,7 +584,7 @@ mod tests {
     #[test]
     fn timeout_then_epoch_with_k_zero() {
         let mut c = after_loss(CubicParams::default(), 100);
-        c.on_retransmission_timeout(&timeout(70 * MSS));
+        new_timeout(&mut c, &timeout(70 * MSS));
         // ssthresh = 0.7 * 70 = 49 segments; cwnd = 1 SMSS; W_max forgotten.
         assert_eq!((c.cwnd(), c.ssthresh()), (MSS, 49 * MSS));
         assert_eq!(c.w_max_segments(), None);
@@ -601,10 +602,7 @@ mod tests {
     #[test]
     fn timeout_within_a_loss_episode_keeps_ssthresh() {
         let mut c = after_loss(CubicParams::default(), 100);
-        c.on_retransmission_timeout(&TimeoutEvent {
-            in_loss_episode: true,
-            ..timeout(60 * MSS)
-        });
+        c.on_retransmission_timeout(&timeout(60 * MSS));
         assert_eq!((c.cwnd(), c.ssthresh()), (MSS, 70 * MSS));
         // cwnd_prior stays the pre-loss window (100): W_est uses α_cubic until it gets there.
         assert_eq!(c.cwnd_prior, Some(100.0));

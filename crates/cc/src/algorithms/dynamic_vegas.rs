@@ -162,6 +162,7 @@ mod tests {
     use crate::algorithms::delay_harness::Path;
     use crate::controller::CongestionControl;
     use crate::params::ParamInput;
+    use crate::test_support::new_timeout;
     use crate::test_support::{ms, timeout};
 
     const MSS: u64 = 1000;
@@ -311,7 +312,7 @@ mod tests {
         // A timeout at 32 packets re-enters slow start: counters to zero, ssthresh = 16,
         // cwnd = 2 (ns-2).
         v.set_window_for_test(32 * MSS, 32 * MSS);
-        v.on_retransmission_timeout(&timeout(32 * MSS));
+        new_timeout(&mut v, &timeout(32 * MSS));
         assert_eq!(v.rule_mut_for_test().incr1(), 0.0);
         assert_eq!((v.cwnd(), v.ssthresh()), (2 * MSS, 16 * MSS));
         // Even stale counters are cleared by every round that ends in slow start.

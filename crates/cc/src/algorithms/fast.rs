@@ -164,9 +164,13 @@ impl CongestionControl for Fast {
         self.rounds.restart();
     }
 
+    fn on_timeout_congestion_event(&mut self, _event: &TimeoutEvent) {
+        // A reported value only: FAST's control law does not read ssthresh (fast.md).
+        self.ssthresh = ((self.cwnd / 2.0).max(self.floor())) as u64;
+    }
+
     fn on_retransmission_timeout(&mut self, _event: &TimeoutEvent) {
         // RFC 5681 loss window; the 2w cap of the update regrows it by doubling per RTT.
-        self.ssthresh = ((self.cwnd / 2.0).max(self.floor())) as u64;
         self.cwnd = self.mss as f64;
         self.rounds.restart();
     }
@@ -197,6 +201,7 @@ impl CongestionControl for Fast {
 mod tests {
     use super::*;
     use crate::algorithms::delay_harness::Path;
+    use crate::test_support::new_timeout;
     use crate::test_support::{loss, ms, timeout};
     use crate::time::SimDuration;
 
@@ -285,7 +290,7 @@ mod tests {
         f.on_congestion_event(&loss(3 * MSS));
         assert_eq!(f.cwnd(), 2 * MSS);
         f.cwnd = 80.0 * MSS as f64;
-        f.on_retransmission_timeout(&timeout(80 * MSS));
+        new_timeout(&mut f, &timeout(80 * MSS));
         assert_eq!((f.cwnd(), f.ssthresh()), (MSS, 40 * MSS));
         // The 2w cap doubles the window per round from there (BaseRTT = RTT).
         let mut path = Path::new(MSS, MSS);

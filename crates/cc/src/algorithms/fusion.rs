@@ -251,11 +251,11 @@ impl CongestionControl for Fusion {
         self.forget_round_change();
     }
 
-    fn on_retransmission_timeout(&mut self, event: &TimeoutEvent) {
-        // RFC 5681 §3.1: ssthresh is held when this loss episode already reduced it.
-        if !event.in_loss_episode {
-            self.ssthresh = self.loss_window() as u64;
-        }
+    fn on_timeout_congestion_event(&mut self, _event: &TimeoutEvent) {
+        self.ssthresh = self.loss_window() as u64;
+    }
+
+    fn on_retransmission_timeout(&mut self, _event: &TimeoutEvent) {
         self.window = self.mss as f64;
         self.reno = self.mss;
         self.forget_round_change();
@@ -287,6 +287,7 @@ impl CongestionControl for Fusion {
 mod tests {
     use super::*;
     use crate::slow_start::standard::StandardSlowStart;
+    use crate::test_support::new_timeout;
     use crate::test_support::{ack, loss, timeout};
     use crate::time::SimTime;
 
@@ -459,7 +460,7 @@ mod tests {
     fn timeout_sets_one_segment_and_the_loss_threshold() {
         let (mut f, mut flow) = measured();
         flow.round(&mut f, 100, 100, 80, false);
-        f.on_retransmission_timeout(&timeout(100 * MSS));
+        new_timeout(&mut f, &timeout(100 * MSS));
         assert_eq!((f.cwnd(), f.ssthresh()), (MSS, 62_500));
         assert_eq!(f.mode(), "slow_start");
         f.on_ack(&ack(MSS));

@@ -82,12 +82,13 @@ impl CongestionControl for HighSpeed {
         self.increase.reset();
     }
 
-    fn on_retransmission_timeout(&mut self, event: &TimeoutEvent) {
-        // As Linux: the same b(w) sets ssthresh (held when this loss episode already
-        // reduced it, RFC 5681 §3.1); cwnd falls to the 1-SMSS loss window.
-        if !event.in_loss_episode {
-            self.ssthresh = self.reduced_ssthresh(event.bytes_in_flight);
-        }
+    fn on_timeout_congestion_event(&mut self, event: &TimeoutEvent) {
+        // As Linux: the same b(w) sets ssthresh.
+        self.ssthresh = self.reduced_ssthresh(event.bytes_in_flight);
+    }
+
+    fn on_retransmission_timeout(&mut self, _event: &TimeoutEvent) {
+        // cwnd falls to the 1-SMSS loss window.
         self.cwnd = self.mss;
         self.increase.reset();
         self.slow_start.restart();
@@ -116,6 +117,7 @@ impl CongestionControl for HighSpeed {
 mod tests {
     use super::*;
     use crate::slow_start::standard::StandardSlowStart;
+    use crate::test_support::new_timeout;
     use crate::test_support::{ack, loss, timeout};
 
     const MSS: u64 = 1000;
@@ -194,7 +196,7 @@ mod tests {
     #[test]
     fn timeout_uses_b_w_and_the_loss_window() {
         let mut h = highspeed_at(1000);
-        h.on_retransmission_timeout(&timeout(1000 * MSS));
+        new_timeout(&mut h, &timeout(1000 * MSS));
         assert_eq!((h.cwnd(), h.ssthresh()), (MSS, 670_000));
         assert_eq!(h.mode(), "slow_start");
         // Slow start resumes: +1 SMSS per SMSS acknowledged.
@@ -206,10 +208,7 @@ mod tests {
     fn timeout_within_a_loss_episode_keeps_ssthresh() {
         let mut h = highspeed_at(1000);
         h.on_congestion_event(&loss(1000 * MSS));
-        h.on_retransmission_timeout(&TimeoutEvent {
-            in_loss_episode: true,
-            ..timeout(600 * MSS)
-        });
+        h.on_retransmission_timeout(&timeout(600 * MSS));
         assert_eq!((h.cwnd(), h.ssthresh()), (MSS, 670_000));
     }
 

@@ -276,16 +276,16 @@ impl CongestionControl for Htcp {
         self.cwnd = self.ssthresh;
     }
 
+    fn on_timeout_congestion_event(&mut self, event: &TimeoutEvent) {
+        // As Linux's htcp_recalc_ssthresh: the same backoff (β update) sets ssthresh.
+        self.on_backoff(event.now);
+        self.ssthresh = multiplicative_decrease(event.bytes_in_flight, self.beta, self.mss);
+    }
+
     fn on_retransmission_timeout(&mut self, event: &TimeoutEvent) {
-        // As Linux: the same backoff sets ssthresh, unless this loss episode already reduced
-        // it (RFC 5681 §3.1: ssthresh and β are held, Δ restarts as Linux's htcp_reset does);
-        // cwnd = the 1-SMSS loss window.
-        if event.in_loss_episode {
-            self.restart_delta(event.now);
-        } else {
-            self.on_backoff(event.now);
-            self.ssthresh = multiplicative_decrease(event.bytes_in_flight, self.beta, self.mss);
-        }
+        // Every timeout restarts Δ, as Linux's htcp_reset on entering TCP_CA_Loss does (a
+        // repeated timeout holds ssthresh and β); cwnd = the 1-SMSS loss window.
+        self.restart_delta(event.now);
         self.cwnd = self.mss;
         self.slow_start.restart();
     }
@@ -314,6 +314,7 @@ mod tests {
     use super::*;
     use crate::controller::CongestionEvent;
     use crate::slow_start::standard::StandardSlowStart;
+    use crate::test_support::new_timeout;
     use crate::test_support::{ack, timeout};
 
     const MSS: u64 = 1000;
@@ -515,10 +516,13 @@ mod tests {
     #[test]
     fn timeout_is_a_congestion_event_with_loss_window() {
         let mut h = htcp_with(unscaled());
-        h.on_retransmission_timeout(&TimeoutEvent {
-            now: at(3000),
-            ..timeout(40 * MSS)
-        });
+        new_timeout(
+            &mut h,
+            &TimeoutEvent {
+                now: at(3000),
+                ..timeout(40 * MSS)
+            },
+        );
         assert_eq!((h.cwnd(), h.ssthresh()), (MSS, 20 * MSS));
         // Δ restarts at the timeout: 1 s later α is still 1.
         assert!((h.increase_per_rtt(at(4000)) - 1.0).abs() < 1e-12);
@@ -536,7 +540,6 @@ mod tests {
         assert_eq!(h.ssthresh(), 80 * MSS);
         h.on_retransmission_timeout(&TimeoutEvent {
             now: at(4500),
-            in_loss_episode: true,
             ..timeout(60 * MSS)
         });
         assert_eq!((h.cwnd(), h.ssthresh()), (MSS, 80 * MSS));

@@ -148,12 +148,13 @@ impl CongestionControl for Hybla {
         self.reset_growth();
     }
 
-    fn on_retransmission_timeout(&mut self, event: &TimeoutEvent) {
-        // Reno: ssthresh = max(FlightSize/2, 2 SMSS) unless this loss episode already
-        // reduced it (RFC 5681 §3.1); cwnd = the 1-SMSS loss window.
-        if !event.in_loss_episode {
-            self.ssthresh = multiplicative_decrease(event.bytes_in_flight, 0.5, self.mss);
-        }
+    fn on_timeout_congestion_event(&mut self, event: &TimeoutEvent) {
+        // Reno: ssthresh = max(FlightSize/2, 2 SMSS).
+        self.ssthresh = multiplicative_decrease(event.bytes_in_flight, 0.5, self.mss);
+    }
+
+    fn on_retransmission_timeout(&mut self, _event: &TimeoutEvent) {
+        // cwnd = the 1-SMSS loss window.
         self.cwnd = self.mss;
         self.reset_growth();
         if let Some(hoe) = &mut self.hoe {
@@ -174,6 +175,7 @@ impl CongestionControl for Hybla {
 mod tests {
     use super::*;
     use crate::controller::UNLIMITED;
+    use crate::test_support::new_timeout;
     use crate::test_support::{ack, ack_with_rtt, loss, timeout};
 
     const MSS: u64 = 1000;
@@ -326,7 +328,7 @@ mod tests {
         h.on_congestion_event(&loss(100 * MSS));
         assert_eq!((h.cwnd(), h.ssthresh()), (50 * MSS, 50 * MSS));
         let mut h = hybla_at(100, 100, false);
-        h.on_retransmission_timeout(&timeout(100 * MSS));
+        new_timeout(&mut h, &timeout(100 * MSS));
         assert_eq!((h.cwnd(), h.ssthresh()), (MSS, 50 * MSS));
         // Hybla slow start resumes from the loss window: 1 + 15 = 16 segments.
         h.on_ack(&ack_with_rtt(MSS, 5, 100));
@@ -340,10 +342,7 @@ mod tests {
     fn timeout_within_a_loss_episode_keeps_ssthresh() {
         let mut h = hybla_at(100, 100, false);
         h.on_congestion_event(&loss(100 * MSS));
-        h.on_retransmission_timeout(&TimeoutEvent {
-            in_loss_episode: true,
-            ..timeout(30 * MSS)
-        });
+        h.on_retransmission_timeout(&timeout(30 * MSS));
         assert_eq!((h.cwnd(), h.ssthresh()), (MSS, 50 * MSS));
     }
 

@@ -249,10 +249,14 @@ impl CongestionControl for Illinois {
         self.rounds.restart();
     }
 
-    fn on_retransmission_timeout(&mut self, _event: &TimeoutEvent) {
-        // Linux computes ssthresh with the current β, then (TCP_CA_Loss) resets α and β to
-        // Reno's and forgets the low-delay history.
+    fn on_timeout_congestion_event(&mut self, _event: &TimeoutEvent) {
+        // Linux computes ssthresh with the current β (before the reset below).
         self.ssthresh = self.reduced_window();
+    }
+
+    fn on_retransmission_timeout(&mut self, _event: &TimeoutEvent) {
+        // Linux tcp_illinois_state(TCP_CA_Loss), on every timeout: α and β back to Reno's,
+        // the low-delay history forgotten.
         self.cwnd = self.mss;
         self.alpha = RENO_ALPHA;
         self.beta = RENO_BETA;
@@ -285,6 +289,7 @@ mod tests {
     use super::*;
     use crate::algorithms::delay_harness::Path;
     use crate::slow_start::standard::StandardSlowStart;
+    use crate::test_support::new_timeout;
     use crate::test_support::{ack, loss, ms, timeout};
 
     const MSS: u64 = 1000;
@@ -434,7 +439,7 @@ mod tests {
         c.alpha = 0.3;
         c.beta = 0.25;
         c.rtt_above = true;
-        c.on_retransmission_timeout(&timeout(80 * MSS));
+        new_timeout(&mut c, &timeout(80 * MSS));
         assert_eq!((c.cwnd(), c.ssthresh()), (MSS, 60 * MSS));
         assert_eq!((c.alpha(), c.beta()), (1.0, 0.5));
         assert!(!c.rtt_above);

@@ -192,11 +192,11 @@ impl CongestionControl for Libra {
         self.credit = 0.0;
     }
 
-    fn on_retransmission_timeout(&mut self, event: &TimeoutEvent) {
-        // RFC 5681 §3.1: ssthresh is held when this loss episode already reduced it.
-        if !event.in_loss_episode {
-            self.ssthresh = self.reduced_window();
-        }
+    fn on_timeout_congestion_event(&mut self, _event: &TimeoutEvent) {
+        self.ssthresh = self.reduced_window();
+    }
+
+    fn on_retransmission_timeout(&mut self, _event: &TimeoutEvent) {
         self.cwnd = self.mss;
         self.credit = 0.0;
         self.slow_start.restart();
@@ -215,6 +215,7 @@ impl CongestionControl for Libra {
 mod tests {
     use super::*;
     use crate::slow_start::standard::StandardSlowStart;
+    use crate::test_support::new_timeout;
     use crate::test_support::{ack, loss, timeout};
 
     const MSS: u64 = 1000;
@@ -353,7 +354,7 @@ mod tests {
             cwnd_limited: false,
             ..rtt_ack(MSS, 200, 200)
         });
-        l.on_retransmission_timeout(&timeout(20 * MSS));
+        new_timeout(&mut l, &timeout(20 * MSS));
         assert_eq!((l.cwnd(), l.ssthresh()), (MSS, 10 * MSS));
         l.on_ack(&rtt_ack(MSS, 100, 150));
         assert_eq!(l.cwnd(), 2 * MSS);

@@ -72,12 +72,13 @@ impl CongestionControl for Reno {
         self.bytes_acked_in_ca = 0;
     }
 
-    fn on_retransmission_timeout(&mut self, event: &TimeoutEvent) {
-        // RFC 5681 §3.1 eq. (4) and the loss window LW = 1 SMSS; ssthresh is held when the
-        // episode already reduced it.
-        if !event.in_loss_episode {
-            self.ssthresh = half_flight_ssthresh(event.bytes_in_flight, self.mss);
-        }
+    fn on_timeout_congestion_event(&mut self, event: &TimeoutEvent) {
+        // RFC 5681 §3.1 eq. (4).
+        self.ssthresh = half_flight_ssthresh(event.bytes_in_flight, self.mss);
+    }
+
+    fn on_retransmission_timeout(&mut self, _event: &TimeoutEvent) {
+        // RFC 5681 §3.1: the loss window LW = 1 SMSS.
         self.cwnd = self.mss;
         self.bytes_acked_in_ca = 0;
         self.slow_start.restart();
@@ -97,6 +98,7 @@ mod tests {
     use super::*;
     use crate::controller::UNLIMITED;
     use crate::slow_start::standard::StandardSlowStart;
+    use crate::test_support::new_timeout;
     use crate::test_support::{ack, loss, timeout};
 
     const MSS: u64 = 1000;
@@ -145,7 +147,7 @@ mod tests {
     #[test]
     fn timeout_collapses_to_loss_window_then_slow_starts() {
         let mut r = reno();
-        r.on_retransmission_timeout(&timeout(30 * MSS));
+        new_timeout(&mut r, &timeout(30 * MSS));
         assert_eq!((r.cwnd(), r.ssthresh()), (MSS, 15 * MSS));
         r.on_ack(&ack(MSS));
         assert_eq!(r.cwnd(), 2 * MSS);
@@ -155,10 +157,7 @@ mod tests {
     fn timeout_within_a_loss_episode_keeps_ssthresh() {
         let mut r = reno();
         r.on_congestion_event(&loss(40 * MSS));
-        r.on_retransmission_timeout(&TimeoutEvent {
-            in_loss_episode: true,
-            ..timeout(80 * MSS)
-        });
+        r.on_retransmission_timeout(&timeout(80 * MSS));
         assert_eq!((r.cwnd(), r.ssthresh()), (MSS, 20 * MSS));
     }
 

@@ -167,12 +167,13 @@ impl CongestionControl for Scalable {
         self.increase.reset();
     }
 
-    fn on_retransmission_timeout(&mut self, event: &TimeoutEvent) {
-        // Linux sets ssthresh with the same rule on a timeout (held when this loss episode
-        // already reduced it, RFC 5681 §3.1); cwnd = 1-SMSS loss window.
-        if !event.in_loss_episode {
-            self.ssthresh = self.reduced_ssthresh(event.bytes_in_flight);
-        }
+    fn on_timeout_congestion_event(&mut self, event: &TimeoutEvent) {
+        // Linux sets ssthresh with the same rule on a timeout.
+        self.ssthresh = self.reduced_ssthresh(event.bytes_in_flight);
+    }
+
+    fn on_retransmission_timeout(&mut self, _event: &TimeoutEvent) {
+        // cwnd = 1-SMSS loss window.
         self.cwnd = self.mss;
         self.increase.reset();
         self.slow_start.restart();
@@ -201,6 +202,7 @@ impl CongestionControl for Scalable {
 mod tests {
     use super::*;
     use crate::slow_start::standard::StandardSlowStart;
+    use crate::test_support::new_timeout;
     use crate::test_support::{ack, loss, timeout};
 
     const MSS: u64 = 1000;
@@ -302,7 +304,7 @@ mod tests {
     #[test]
     fn timeout_and_floor() {
         let mut s = scalable_at(100, ScalableParams::default());
-        s.on_retransmission_timeout(&timeout(100 * MSS));
+        new_timeout(&mut s, &timeout(100 * MSS));
         assert_eq!((s.cwnd(), s.ssthresh()), (MSS, 87_500));
         s.on_ack(&ack(MSS));
         assert_eq!(s.cwnd(), 2 * MSS, "slow start after the timeout");
@@ -315,10 +317,7 @@ mod tests {
     fn timeout_within_a_loss_episode_keeps_ssthresh() {
         let mut s = scalable_at(100, ScalableParams::default());
         s.on_congestion_event(&loss(100 * MSS));
-        s.on_retransmission_timeout(&TimeoutEvent {
-            in_loss_episode: true,
-            ..timeout(80 * MSS)
-        });
+        s.on_retransmission_timeout(&timeout(80 * MSS));
         assert_eq!((s.cwnd(), s.ssthresh()), (MSS, 87_500));
     }
 

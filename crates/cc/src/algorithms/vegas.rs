@@ -420,10 +420,14 @@ impl<R: AvoidanceRule> CongestionControl for VegasCore<R> {
         self.rounds.restart();
     }
 
-    fn on_retransmission_timeout(&mut self, _event: &TimeoutEvent) {
-        // ns-2: ssthresh = half the window, cwnd = v_slowstart_ = 2 packets; Linux: the
-        // 1-segment loss window. Both restart Vegas's measurements and its slow start.
+    fn on_timeout_congestion_event(&mut self, _event: &TimeoutEvent) {
+        // ns-2 and Linux (tcp_reno_ssthresh): ssthresh = half the window.
         self.ssthresh = (self.cwnd / 2).max(self.floor());
+    }
+
+    fn on_retransmission_timeout(&mut self, _event: &TimeoutEvent) {
+        // ns-2: cwnd = v_slowstart_ = 2 packets; Linux: the 1-segment loss window. Both
+        // restart Vegas's measurements and its slow start.
         self.cwnd = match self.settings.variant {
             Variant::Paper => self.floor(),
             Variant::Linux => self.mss,
@@ -457,6 +461,7 @@ mod tests {
     use crate::algorithms::delay_harness::Path;
     use crate::controller::UNLIMITED;
     use crate::params::ParamInput;
+    use crate::test_support::new_timeout;
     use crate::test_support::{loss, ms, timeout};
 
     const MSS: u64 = 1000;
@@ -682,7 +687,7 @@ mod tests {
         let mut v = vegas();
         v.cwnd = 40 * MSS;
         v.ssthresh = 40 * MSS;
-        v.on_retransmission_timeout(&timeout(40 * MSS));
+        new_timeout(&mut v, &timeout(40 * MSS));
         // ns-2: ssthresh = 40/2 = 20, cwnd = 2 packets.
         assert_eq!((v.cwnd(), v.ssthresh()), (2 * MSS, 20 * MSS));
         // Slow start (growth round first) caps at ssthresh.
@@ -691,7 +696,7 @@ mod tests {
         assert_eq!(v.cwnd(), 4 * MSS);
         let mut l = linux();
         l.cwnd = 40 * MSS;
-        l.on_retransmission_timeout(&timeout(40 * MSS));
+        new_timeout(&mut l, &timeout(40 * MSS));
         assert_eq!((l.cwnd(), l.ssthresh()), (MSS, 20 * MSS));
     }
 

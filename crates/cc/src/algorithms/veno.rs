@@ -170,12 +170,13 @@ impl CongestionControl for Veno {
         self.bytes_acked_in_ca = 0;
     }
 
-    fn on_retransmission_timeout(&mut self, event: &TimeoutEvent) {
-        // Linux applies the same .ssthresh rule on entering Loss state; loss window 1 SMSS.
-        // RFC 5681 §3.1: ssthresh is held when this loss episode already reduced it.
-        if !event.in_loss_episode {
-            self.ssthresh = self.veno_ssthresh();
-        }
+    fn on_timeout_congestion_event(&mut self, _event: &TimeoutEvent) {
+        // Linux applies the same .ssthresh rule on entering Loss state.
+        self.ssthresh = self.veno_ssthresh();
+    }
+
+    fn on_retransmission_timeout(&mut self, _event: &TimeoutEvent) {
+        // Loss window 1 SMSS.
         self.cwnd = self.mss;
         self.bytes_acked_in_ca = 0;
         self.slow_start.restart();
@@ -204,6 +205,7 @@ impl CongestionControl for Veno {
 mod tests {
     use super::*;
     use crate::slow_start::standard::StandardSlowStart;
+    use crate::test_support::new_timeout;
     use crate::test_support::{ack, loss, timeout};
 
     const MSS: u64 = 1000;
@@ -318,7 +320,7 @@ mod tests {
     fn timeout_uses_the_veno_rule_and_one_segment() {
         let mut v = veno_in_ca(20, false);
         v.on_ack(&ack_rtt(MSS, 100, 100));
-        v.on_retransmission_timeout(&timeout(20 * MSS));
+        new_timeout(&mut v, &timeout(20 * MSS));
         assert_eq!((v.cwnd(), v.ssthresh()), (MSS, 16 * MSS));
     }
 

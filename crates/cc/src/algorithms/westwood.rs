@@ -134,12 +134,13 @@ impl CongestionControl for Westwood {
         self.bytes_acked_in_ca = 0;
     }
 
-    fn on_retransmission_timeout(&mut self, event: &TimeoutEvent) {
-        // Same ssthresh, loss window of one segment.
-        // RFC 5681 §3.1: ssthresh is held when this loss episode already reduced it.
-        if !event.in_loss_episode {
-            self.ssthresh = self.bandwidth_ssthresh(event.bytes_in_flight);
-        }
+    fn on_timeout_congestion_event(&mut self, event: &TimeoutEvent) {
+        // The same ssthresh as after a fast retransmit.
+        self.ssthresh = self.bandwidth_ssthresh(event.bytes_in_flight);
+    }
+
+    fn on_retransmission_timeout(&mut self, _event: &TimeoutEvent) {
+        // Loss window of one segment.
         self.cwnd = self.mss;
         self.bytes_acked_in_ca = 0;
         self.bwe.on_timeout();
@@ -160,6 +161,7 @@ mod tests {
     use super::*;
     use crate::controller::UNLIMITED;
     use crate::slow_start::standard::StandardSlowStart;
+    use crate::test_support::new_timeout;
     use crate::test_support::{ack, loss, timeout};
     use crate::time::{SimDuration, SimTime};
 
@@ -249,7 +251,7 @@ mod tests {
         let mut w = westwood(BweVariant::Paper);
         measure_100kbps(&mut w, 100, 100);
         // 100,000 * 0.1 = 10,000 B = 10 segments.
-        w.on_retransmission_timeout(&timeout(21 * MSS));
+        new_timeout(&mut w, &timeout(21 * MSS));
         assert_eq!((w.cwnd(), w.ssthresh()), (MSS, 10 * MSS));
         w.on_ack(&ack_at(MSS, 200, 11 * MSS, 12 * MSS, 100));
         assert_eq!(w.cwnd(), 2 * MSS);

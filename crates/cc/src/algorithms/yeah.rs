@@ -249,8 +249,12 @@ impl CongestionControl for Yeah {
         self.rounds.restart();
     }
 
-    fn on_retransmission_timeout(&mut self, _event: &TimeoutEvent) {
+    fn on_timeout_congestion_event(&mut self, _event: &TimeoutEvent) {
+        // Linux tcp_yeah_ssthresh, as after a fast retransmit.
         self.ssthresh = self.window_after_loss();
+    }
+
+    fn on_retransmission_timeout(&mut self, _event: &TimeoutEvent) {
         self.cwnd = self.mss;
         self.increase.reset();
         self.rounds.restart();
@@ -289,6 +293,7 @@ mod tests {
     use super::*;
     use crate::algorithms::delay_harness::Path;
     use crate::slow_start::standard::StandardSlowStart;
+    use crate::test_support::new_timeout;
     use crate::test_support::{ack, ack_with_rtt, loss, ms, timeout};
     use crate::time::SimDuration;
 
@@ -478,7 +483,7 @@ mod tests {
     fn timeout_applies_the_loss_rule_then_slow_starts() {
         let mut y = yeah(200);
         y.last_queue = 30.0;
-        y.on_retransmission_timeout(&timeout(200 * MSS));
+        new_timeout(&mut y, &timeout(200 * MSS));
         assert_eq!(
             (y.cwnd(), y.ssthresh(), y.mode()),
             (MSS, 170 * MSS, "slow_start")

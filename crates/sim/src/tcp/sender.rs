@@ -592,22 +592,17 @@ impl Sender {
         // counts SACKed data that has left the network.
         let flight = self.board.pipe();
         let una = self.board.snd_una();
-        // The window was already reduced for this loss if the timeout interrupts fast
-        // recovery, or repeats a timeout that made no progress since (RFC 5681 §3.1; Linux
-        // recomputes ssthresh in the loss state only after forward progress).
-        let in_loss_episode = match self.state {
-            LossState::Open | LossState::Cwr { .. } => false,
-            LossState::Recovery { .. } => true,
-            LossState::Loss { .. } => self.una_at_last_timeout == Some(una),
+        let event = TimeoutEvent {
+            now,
+            bytes_in_flight: flight,
         };
+        if self.timeout_is_new_congestion_event(una) {
+            self.cc.on_timeout_congestion_event(&event);
+        }
         self.una_at_last_timeout = Some(una);
         self.episode += 1;
         self.retransmit_now = false;
-        self.cc.on_retransmission_timeout(&TimeoutEvent {
-            now,
-            bytes_in_flight: flight,
-            in_loss_episode,
-        });
+        self.cc.on_retransmission_timeout(&event);
         self.board.on_timeout();
         let point = self.board.snd_nxt();
         self.state = LossState::Loss { point };
@@ -617,6 +612,23 @@ impl Sender {
         self.next_send_time = now;
         self.rto_deadline = Some(now + self.rtt.rto());
         self.transmit(now, out);
+    }
+
+    /// Whether a timeout now starts a new congestion event, so that ssthresh is lowered
+    /// (Linux `tcp_enter_loss`, which calls the module's `ssthresh()` only when the state is
+    /// at most Disorder, or `high_seq <= snd_una`, or Loss with no retransmission since the
+    /// last forward progress). Otherwise the window was already reduced for this loss: the
+    /// timeout interrupts a fast recovery or an ECN reduction (Linux CWR) before its recovery
+    /// point, or repeats a timeout with no new data acknowledged since. RFC 5681 §3.1 lowers
+    /// ssthresh only when the segment "has not yet been resent by way of the retransmission
+    /// timer"; otherwise "the value of ssthresh is held constant".
+    fn timeout_is_new_congestion_event(&self, una: u64) -> bool {
+        match self.state {
+            LossState::Open => true,
+            LossState::Recovery { point } | LossState::Cwr { point } => una >= point,
+            // Linux resets icsk_retransmits when snd_una advances.
+            LossState::Loss { point } => una >= point || self.una_at_last_timeout != Some(una),
+        }
     }
 
     /// The send timer (pacing or TCP Small Queues) expired: send what is due.
@@ -1008,6 +1020,7 @@ mod tests {
                 .fetch_add(ack.ecn_ce_bytes, std::sync::atomic::Ordering::Relaxed);
         }
         fn on_congestion_event(&mut self, _: &CongestionEvent) {}
+        fn on_timeout_congestion_event(&mut self, _: &TimeoutEvent) {}
         fn on_retransmission_timeout(&mut self, _: &TimeoutEvent) {}
         fn cwnd(&self) -> u64 {
             10 * MSS
@@ -1045,6 +1058,235 @@ mod tests {
         next.ce_bytes = MSS;
         s.on_ack(at(52), &next, &mut out);
         assert_eq!(seen.load(std::sync::atomic::Ordering::Relaxed), MSS);
+    }
+
+    /// Reno that counts the timeouts the sender judged new congestion events.
+    struct CountsTimeoutEvents {
+        inner: Reno,
+        new_events: std::sync::Arc<std::sync::atomic::AtomicU64>,
+    }
+
+    impl CongestionControl for CountsTimeoutEvents {
+        fn name(&self) -> &'static str {
+            "reno"
+        }
+        fn on_ack(&mut self, ack: &Ack) {
+            self.inner.on_ack(ack);
+        }
+        fn on_congestion_event(&mut self, event: &CongestionEvent) {
+            self.inner.on_congestion_event(event);
+        }
+        fn on_timeout_congestion_event(&mut self, event: &TimeoutEvent) {
+            self.new_events
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            self.inner.on_timeout_congestion_event(event);
+        }
+        fn on_retransmission_timeout(&mut self, event: &TimeoutEvent) {
+            self.inner.on_retransmission_timeout(event);
+        }
+        fn on_recovery_exit(&mut self, now: SimTime) {
+            self.inner.on_recovery_exit(now);
+        }
+        fn cwnd(&self) -> u64 {
+            self.inner.cwnd()
+        }
+        fn ssthresh(&self) -> u64 {
+            self.inner.ssthresh()
+        }
+    }
+
+    /// A sender over Reno starting with `initial_ssthresh` (None: unlimited), and the count of
+    /// `on_timeout_congestion_event` calls.
+    fn counting_sender(
+        recovery: Recovery,
+        initial_ssthresh: Option<u64>,
+    ) -> (Sender, std::sync::Arc<std::sync::atomic::AtomicU64>) {
+        let config = CcConfig {
+            initial_ssthresh: initial_ssthresh.unwrap_or(cclab_cc::UNLIMITED),
+            ..CcConfig::new(MSS)
+        };
+        let new_events = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+        let mut s = sender(recovery);
+        s.cc = Box::new(CountsTimeoutEvents {
+            inner: Reno::new(&config, Box::new(StandardSlowStart::new(&config))),
+            new_events: new_events.clone(),
+        });
+        (s, new_events)
+    }
+
+    fn count(counter: &std::sync::atomic::AtomicU64) -> u64 {
+        counter.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    #[test]
+    fn repeated_timeouts_of_one_episode_set_ssthresh_once() {
+        let (mut s, new_events) = counting_sender(Recovery::Sack, None);
+        let mut out = Vec::new();
+        s.start(at(0), &mut out);
+        // First timeout, from Open: a new congestion event. Pipe 10 MSS, so RFC 5681 eq. (4)
+        // gives ssthresh = 5 MSS; cwnd = LW = 1 MSS.
+        s.on_retransmission_timeout(at(1000), &mut out);
+        assert_eq!(count(&new_events), 1);
+        assert_eq!((s.cc().ssthresh(), s.cc().cwnd()), (5 * MSS, MSS));
+        // The retransmission is lost too: the timer (backed off to 2 s) fires again with no
+        // ACK since. Same episode: ssthresh held at 5 MSS (RFC 5681 §3.1), not halved to the
+        // 2-MSS floor from the 1-segment flight.
+        s.on_retransmission_timeout(at(3000), &mut out);
+        assert_eq!(count(&new_events), 1);
+        assert_eq!((s.cc().ssthresh(), s.cc().cwnd()), (5 * MSS, MSS));
+        assert_eq!(s.stats.timeouts, 2);
+        // The retransmission of segment 0 gets through: forward progress, still in Loss
+        // (recovery point 10 MSS). A timeout now is a new congestion event (Linux resets
+        // icsk_retransmits when snd_una advances): ssthresh = max(pipe/2, 2 MSS).
+        s.on_ack(at(3050), &ack(MSS, &[]), &mut out);
+        assert!(matches!(s.state(), LossState::Loss { .. }));
+        let pipe = s.bytes_in_flight();
+        s.on_retransmission_timeout(at(4000), &mut out);
+        assert_eq!(count(&new_events), 2);
+        assert_eq!(s.cc().ssthresh(), (pipe / 2).max(2 * MSS));
+    }
+
+    #[test]
+    fn timeout_during_fast_recovery_keeps_its_ssthresh() {
+        // Congestion avoidance from the start, so SACKs do not grow cwnd.
+        let (mut s, new_events) = counting_sender(Recovery::Sack, Some(10 * MSS));
+        let mut out = Vec::new();
+        s.start(at(0), &mut out);
+        // Segment 0 lost; three SACKed segments start recovery with ssthresh = 10/2 = 5 MSS
+        // (pipe before the third SACK: 12 sent − 2 SACKed = 10 MSS, as in the PRR test).
+        for (i, end) in [2, 3, 4].into_iter().enumerate() {
+            s.on_ack(at(50 + i as u64), &ack(0, &[(MSS, end * MSS)]), &mut out);
+        }
+        assert!(matches!(s.state(), LossState::Recovery { .. }));
+        assert_eq!(s.cc().ssthresh(), 5 * MSS);
+        // The fast retransmission is lost and the RTO fires before the recovery point is
+        // reached: the window was already reduced for this loss (Linux tcp_enter_loss in
+        // TCP_CA_Recovery with high_seq > snd_una), so ssthresh stays 5 MSS, where a new
+        // reduction would give max(pipe/2, 2 MSS) = 4.5 MSS from the pipe of 9 MSS (12 sent
+        // − 3 SACKed − 1 lost + its retransmission).
+        assert_eq!(s.bytes_in_flight(), 9 * MSS);
+        s.on_retransmission_timeout(at(1000), &mut out);
+        assert_eq!(count(&new_events), 0);
+        assert_eq!((s.cc().ssthresh(), s.cc().cwnd()), (5 * MSS, MSS));
+        assert!(matches!(s.state(), LossState::Loss { .. }));
+    }
+
+    #[test]
+    fn timeout_after_recovery_ended_is_a_new_congestion_event() {
+        let (mut s, new_events) = counting_sender(Recovery::Sack, Some(10 * MSS));
+        let mut out = Vec::new();
+        s.start(at(0), &mut out);
+        for (i, end) in [2, 3, 4].into_iter().enumerate() {
+            s.on_ack(at(50 + i as u64), &ack(0, &[(MSS, end * MSS)]), &mut out);
+        }
+        // Everything sent so far (up to the recovery point and beyond) acknowledged.
+        let sent = s.snd_nxt();
+        s.on_ack(at(100), &ack(sent, &[]), &mut out);
+        assert_eq!(s.state(), LossState::Open);
+        let pipe = s.bytes_in_flight();
+        assert!(pipe > 0, "new data outstanding");
+        s.on_retransmission_timeout(at(1100), &mut out);
+        assert_eq!(count(&new_events), 1);
+        assert_eq!(s.cc().ssthresh(), (pipe / 2).max(2 * MSS));
+    }
+
+    #[test]
+    fn timeout_during_an_ecn_reduction_keeps_its_ssthresh_until_the_point() {
+        // Linux: CWR is above Disorder, so tcp_enter_loss holds ssthresh while
+        // high_seq > snd_una, and lowers it once snd_una reaches high_seq.
+        let (mut s, new_events) = counting_sender(Recovery::Sack, Some(10 * MSS));
+        let mut out = Vec::new();
+        s.start(at(0), &mut out);
+        let mut marked = ack(MSS, &[]);
+        marked.ce_bytes = MSS;
+        s.on_ack(at(50), &marked, &mut out);
+        assert_eq!(s.state(), LossState::Cwr { point: 10 * MSS });
+        assert_eq!(s.cc().ssthresh(), 5 * MSS);
+        s.on_retransmission_timeout(at(1000), &mut out);
+        assert_eq!(count(&new_events), 0);
+        assert_eq!((s.cc().ssthresh(), s.cc().cwnd()), (5 * MSS, MSS));
+
+        // The same reduction, but the cumulative ACK has reached its point (CWR lasts until
+        // it passes it): the next timeout reduces again.
+        let (mut s, new_events) = counting_sender(Recovery::Sack, Some(10 * MSS));
+        s.start(at(0), &mut out);
+        s.on_ack(at(50), &marked, &mut out);
+        let mut at_point = ack(10 * MSS, &[]);
+        at_point.ce_bytes = MSS;
+        s.on_ack(at(60), &at_point, &mut out);
+        assert_eq!(s.state(), LossState::Cwr { point: 10 * MSS });
+        let pipe = s.bytes_in_flight();
+        s.on_retransmission_timeout(at(1000), &mut out);
+        assert_eq!(count(&new_events), 1);
+        assert_eq!(s.cc().ssthresh(), (pipe / 2).max(2 * MSS));
+    }
+
+    #[test]
+    fn prr_slow_start_reduction_bound_caps_the_catch_up() {
+        // RFC 6937 §3: when pipe has fallen to or below ssthresh, PRR-SSRB sends
+        // sndcnt = min(ssthresh − pipe, max(prr_delivered − prr_out, DeliveredData) + MSS):
+        // it catches up at most one segment faster than the ACK clock, never in one burst.
+        let (mut s, _) = counting_sender(Recovery::Sack, Some(10 * MSS));
+        let mut out = Vec::new();
+        s.start(at(0), &mut out);
+        // Segments 0..=6 are lost; 7, 8, 9 arrive. The first two SACKs each let one new
+        // segment (10, 11) replace the one that left.
+        s.on_ack(at(50), &ack(0, &[(7 * MSS, 8 * MSS)]), &mut out);
+        s.on_ack(at(51), &ack(0, &[(7 * MSS, 9 * MSS)]), &mut out);
+        out.clear();
+        // Third SACK: segments 0..=6 have 3 SACKed above them (RFC 6675 IsLost). Pipe before
+        // the ACK: 12 sent − 2 SACKed = 10 MSS, so ssthresh = 5 MSS; after it: 12 − 3 SACKed
+        // − 7 lost = 2 MSS ≤ ssthresh. prr_delivered = DeliveredData = 1 MSS, prr_out = 0:
+        // sndcnt = min(5 − 2, max(1 − 0, 1) + 1) = 2 segments (3 without the bound, 1 with
+        // RFC 6937's conservative bound).
+        s.on_ack(at(52), &ack(0, &[(7 * MSS, 10 * MSS)]), &mut out);
+        assert_eq!(s.cc().ssthresh(), 5 * MSS);
+        assert_eq!(
+            out.iter()
+                .map(|p| (p.seq, p.retransmission))
+                .collect::<Vec<_>>(),
+            vec![(0, true), (MSS, true)]
+        );
+    }
+
+    #[test]
+    fn default_pacing_rate_is_200_percent_in_slow_start_and_120_after() {
+        // Linux tcp_update_pacing_rate: cwnd/srtt × sysctl_tcp_pacing_ss_ratio (200 %) while
+        // cwnd < ssthresh/2, × sysctl_tcp_pacing_ca_ratio (120 %) otherwise.
+        let paced = |initial_ssthresh: Option<u64>| {
+            let (mut s, _) = counting_sender(Recovery::Sack, initial_ssthresh);
+            s.config.pacing = true;
+            s
+        };
+        // No RTT sample yet: no rate.
+        let mut s = paced(None);
+        let mut out = Vec::new();
+        s.start(at(0), &mut out);
+        assert_eq!(s.pacing_rate(), None);
+        // First sample 40 ms (srtt = 40 ms); slow start grows cwnd to 12 MSS, far below
+        // ssthresh/2: 12 000 B × 8 / 0.04 s × 2 = 4.8 Mbit/s.
+        s.on_ack(at(40), &ack(2 * MSS, &[]), &mut out);
+        assert_eq!(s.cc().cwnd(), 12 * MSS);
+        assert_eq!(s.pacing_rate(), Some(4_800_000));
+        // Congestion avoidance (ssthresh = cwnd = 10 MSS; 2 MSS acknowledged do not grow it):
+        // 10 000 B × 8 / 0.04 s × 1.2 = 2.4 Mbit/s.
+        let mut s = paced(Some(10 * MSS));
+        s.start(at(0), &mut out);
+        s.on_ack(at(40), &ack(2 * MSS, &[]), &mut out);
+        assert_eq!(s.cc().cwnd(), 10 * MSS);
+        assert_eq!(s.pacing_rate(), Some(2_400_000));
+        // The boundary: with ssthresh = 24 MSS, cwnd = 12 MSS = ssthresh/2 is not below
+        // half: 120 %, 12 000 × 8 / 0.04 × 1.2 = 2.88 Mbit/s; with ssthresh = 26 MSS
+        // (half = 13) it is: 200 %, 4.8 Mbit/s.
+        let mut s = paced(Some(24 * MSS));
+        s.start(at(0), &mut out);
+        s.on_ack(at(40), &ack(2 * MSS, &[]), &mut out);
+        assert_eq!(s.cc().cwnd(), 12 * MSS);
+        assert_eq!(s.pacing_rate(), Some(2_880_000));
+        let mut s = paced(Some(26 * MSS));
+        s.start(at(0), &mut out);
+        s.on_ack(at(40), &ack(2 * MSS, &[]), &mut out);
+        assert_eq!(s.pacing_rate(), Some(4_800_000));
     }
 
     #[test]

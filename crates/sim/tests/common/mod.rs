@@ -89,6 +89,8 @@ pub enum Call {
         bytes_in_flight: u64,
     },
     Congestion(CongestionEvent),
+    /// A timeout the sender judged a new congestion event (ssthresh may change).
+    TimeoutCongestion(TimeoutEvent),
     Timeout(TimeoutEvent),
     RecoveryExit(SimTime),
 }
@@ -158,6 +160,10 @@ impl<C: Probed> CongestionControl for Probe<C> {
     fn on_congestion_event(&mut self, event: &CongestionEvent) {
         self.inner.on_congestion_event(event);
         self.report(Call::Congestion(*event));
+    }
+    fn on_timeout_congestion_event(&mut self, event: &TimeoutEvent) {
+        self.inner.on_timeout_congestion_event(event);
+        self.report(Call::TimeoutCongestion(*event));
     }
     fn on_retransmission_timeout(&mut self, event: &TimeoutEvent) {
         self.inner.on_retransmission_timeout(event);
