@@ -396,3 +396,75 @@ cc = "reno"
         last.cwnd_bytes
     );
 }
+
+/// `extra_rtt` lengthens the sender's access link by half of it in each direction
+/// (README: "on the sender's access link, half each way"). One-way delays of the first
+/// data segment and of its ACK, worked out hop by hop (store-and-forward: each link adds
+/// its serialization and its propagation delay):
+/// - data, 1500 B: 12 µs at 1 Gbit/s on each access link, 1.2 ms at 10 Mbit/s on the
+///   bottleneck; propagation 1 + 10 + 1 ms, plus extra_rtt/2 = 20 ms on the sender's link;
+/// - ACK, 52 B (no SACK block: in order), sent at once (no delayed ACK): 416 ns per access
+///   link, 41.6 µs on the bottleneck's reverse direction; propagation 1 + 10 + 1 ms plus
+///   20 ms on the sender's link.
+#[test]
+fn extra_rtt_is_split_half_each_way() {
+    let (_, sink) = run(r#"
+duration = "1s"
+[topology]
+bottleneck = { rate = "10Mbps", delay = "10ms", buffer = 100 }
+access = { rate = "1Gbps", delay = "1ms" }
+[[flows]]
+cc = "reno"
+extra_rtt = "40ms"
+delayed_ack = false
+[output]
+trace_packets = [0]
+"#);
+    use cclab_sim::PacketEventKind::{Ack, Receive, Send};
+    let time = |kind, seq| {
+        sink.packets
+            .iter()
+            .find(|e| e.kind == kind && e.seq == seq)
+            .map(|e| e.time.as_nanos())
+            .expect("traced event")
+    };
+    let forward_ns =
+        12_000 + 1_200_000 + 12_000 + (1_000_000 + 10_000_000 + 1_000_000) + 20_000_000;
+    let reverse_ns = 416 + 41_600 + 416 + (1_000_000 + 10_000_000 + 1_000_000) + 20_000_000;
+    let sent = time(Send, 0);
+    let received = time(Receive, 0);
+    let acked = time(Ack, 1448);
+    assert_eq!(received - sent, forward_ns, "data one-way delay");
+    assert_eq!(acked - received, reverse_ns, "ACK one-way delay");
+}
+
+/// `loss` is random loss of data packets only; ACKs cross the bottleneck's reverse
+/// direction without it (README, `[topology]`).
+#[test]
+fn random_loss_strikes_data_not_acks() {
+    let (result, sink) = run(r#"
+duration = "10s"
+[topology]
+bottleneck = { rate = "10Mbps", delay = "10ms", buffer = 100, loss = 0.02 }
+access = { rate = "1Gbps", delay = "1ms" }
+[[flows]]
+cc = "reno"
+[output]
+trace_packets = [0]
+"#);
+    use cclab_sim::PacketEventKind::{AckDrop, Drop};
+    let count = |kind| sink.packets.iter().filter(|e| e.kind == kind).count() as u64;
+    let stats = &result.links[0].stats;
+    // The 100-packet buffer never fills for a flow halving every ~50 segments, so every
+    // data drop is a random one; about 2 % of the ~8000 packets sent.
+    assert_eq!(stats.overflow_drops, 0);
+    assert_eq!(count(Drop), stats.random_losses);
+    assert!(
+        stats.random_losses > 50,
+        "{} random losses",
+        stats.random_losses
+    );
+    // The reverse direction holds at most a few 52-byte ACKs (41.6 µs each, at most one per
+    // 1.2 ms data packet), so it never overflows either: no ACK is lost at all.
+    assert_eq!(count(AckDrop), 0);
+}
