@@ -374,3 +374,55 @@ interval = "10ms"
     eprintln!("{decongestions} decongestions");
     assert!(decongestions >= 7, "one about every second");
 }
+
+/// TCP-Fusion (Kaneko et al., PFLDnet 2007): once per round, with the Vegas backlog
+/// diff = cwnd·(RTT − RTT_min)/RTT and α = cwnd·D_min/RTT, increase by W_inc = B·1 ms/PS
+/// below α, hold from α to 3α, decrease above. For a lone flow on a saturated link, diff is
+/// the bottleneck queue in packets (Little's law) and α is what the link sends in D_min =
+/// 4 ms: 100 Mbit/s / (1500 B · 8) · 4 ms = 33.3 packets, 3α = 100 packets. So once Fusion's
+/// own window rules (its shadow Reno window regrows by one packet per RTT from its
+/// start-up halving, far below), the queue sits in the hold band [α, 3α] and never drains:
+/// the link stays busy without loss.
+#[test]
+fn fusion_holds_the_queue_between_alpha_and_three_alpha() {
+    let (result, sink) = common::run(
+        r#"
+duration = "8s"
+[topology]
+bottleneck = { rate = "100Mbps", delay = "23ms", buffer = "0.5bdp" }
+access = { rate = "1Gbps", delay = "1ms" }
+[[flows]]
+cc = "fusion"
+[output]
+interval = "10ms"
+"#,
+    );
+    let alpha = 100e6 / (1500.0 * 8.0) * 0.004;
+    // The start-up overshoot (slow start into a 208-packet buffer) is over by 3 s.
+    let queue = queue_samples(&sink, 4.0, 8.0);
+    let (lowest, highest) = (
+        queue.iter().map(|&(_, q)| q).min().unwrap() as f64,
+        queue.iter().map(|&(_, q)| q).max().unwrap() as f64,
+    );
+    eprintln!(
+        "queue {lowest}..{highest} packets, hold band {alpha:.1}..{:.1}",
+        3.0 * alpha
+    );
+    assert!(
+        lowest >= alpha && highest <= 3.0 * alpha,
+        "queue {lowest}..{highest} outside [{alpha:.1}, {:.1}]",
+        3.0 * alpha
+    );
+    let samples = common::flow_samples(&sink, 0, 4.0, 8.0);
+    assert!(samples.iter().all(|s| s.mode == "hold"));
+    // No loss in the window: the bottleneck's cumulative drop count does not move.
+    let drops_at = |t: f64| {
+        sink.links
+            .iter()
+            .rfind(|l| l.1 == "bottleneck" && l.0.as_secs_f64() <= t + 1e-9)
+            .map(|l| l.4)
+            .unwrap()
+    };
+    assert_eq!(drops_at(4.0), drops_at(8.0));
+    assert_eq!(drops_at(8.0), result.links[0].stats.drops());
+}

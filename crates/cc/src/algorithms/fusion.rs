@@ -415,6 +415,24 @@ mod tests {
     }
 
     #[test]
+    fn hold_band_runs_from_alpha_to_three_alpha() {
+        // diff/alpha = (RTT − 50 ms)/D_min with D_min = 4 ms and cwnd = 100 packets:
+        // RTT 53 ms: diff = 100·3/53 = 5.66 < alpha = 100·4/53 = 7.55: increase;
+        // RTT 54 ms: diff = alpha = 7.41 (the same product): hold (alpha ≤ diff);
+        // RTT 61 ms: diff = 100·11/61 = 18.0 ≤ 3 alpha = 19.7: still hold;
+        // RTT 63 ms: diff = 100·13/63 = 20.6 > 3 alpha = 19.0: decrease.
+        for (rtt_ms, phase) in [
+            (53, Phase::Increase),
+            (54, Phase::Hold),
+            (61, Phase::Hold),
+            (63, Phase::Decrease),
+        ] {
+            let (f, _) = after_loss_measuring_at(rtt_ms);
+            assert_eq!(f.phase(), phase, "RTT {rtt_ms} ms");
+        }
+    }
+
+    #[test]
     fn decrease_phase_removes_diff_minus_alpha() {
         // RTT 100 ms: diff = 100 * 50/100 = 50, alpha = 100 * 0.004/0.1 = 4, 3 alpha = 12:
         // decrease by 50 - 4 = 46 packets over the next round: 100 -> 54 MSS.
