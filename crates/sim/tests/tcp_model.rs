@@ -29,11 +29,6 @@ fn delivered_between(samples: &[FlowSample], flow: u32, from_s: f64, to_s: f64) 
     at(to_s) - at(from_s)
 }
 
-fn jain(shares: &[f64]) -> f64 {
-    let sum: f64 = shares.iter().sum();
-    sum * sum / (shares.len() as f64 * shares.iter().map(|x| x * x).sum::<f64>())
-}
-
 const RENO_10MBPS: &str = r#"
 duration = "60s"
 [topology]
@@ -65,42 +60,49 @@ fn one_bdp_buffer_keeps_reno_at_full_utilization() {
     );
 }
 
+/// Mathis, Semke, Mahdavi, Ott, "The macroscopic behavior of the TCP congestion avoidance
+/// algorithm" (CCR 1997): goodput = MSS/RTT · C/√p. With delayed ACKs and byte counting
+/// (RFC 3465) Reno grows one MSS per RTT, the paper's no-delayed-ACK case: C = √(3/2) ≈ 1.22
+/// for periodic loss, and about 1.31 for random (Bernoulli) loss in the paper's simulations,
+/// i.e. 1.07 × the periodic value. The link (1 Gbit/s) is far faster than the predicted
+/// rates, so RTT = the base 64 ms plus serialization, and no timeouts occur at these rates.
+///
+/// Tolerance: one 200-s run at p = 10⁻⁴ … 3·10⁻³ sees only 60–200 loss events, and its
+/// ratio to the formula scattered from 0.98 to 1.30 over seeds 1–8 (a single seed that
+/// happened to land at 0.99–1.04 made the old ±30 % band look loose). Loss rates of 10⁻³ and
+/// above give 120–500 events per run; over seeds 1–8 the ratio's standard deviation was
+/// 0.05 at p = 10⁻³ and 0.03 at 3·10⁻³. Averaging four seeds (standard error ≤ 0.025), the
+/// mean ratio must lie between the periodic (1.00) and random-loss (1.07) constants, widened
+/// by three standard errors: [0.925, 1.145]. That still checks the 1/√p law over a factor 4.
 #[test]
 fn reno_follows_the_mathis_formula_under_random_loss() {
-    // Mathis, Semke, Mahdavi, Ott (1997): goodput = MSS/RTT · C/√p. With delayed ACKs and
-    // byte counting (RFC 3465) Reno grows one MSS per RTT, so C = √(3/2) ≈ 1.22. The link
-    // (1 Gbit/s) is far faster than the predicted rates, so RTT = the base 64 ms plus
-    // serialization.
-    for (p, duration) in [
-        (0.0001f64, "300s"),
-        (0.0004, "200s"),
-        (0.001, "200s"),
-        (0.003, "200s"),
-    ] {
-        let text = format!(
-            r#"
-duration = "{duration}"
-seed = 3
+    for p in [0.001f64, 0.002, 0.004] {
+        let mut ratios = Vec::new();
+        for seed in 1..=4 {
+            let text = format!(
+                r#"
+duration = "200s"
+seed = {seed}
 [topology]
 bottleneck = {{ rate = "1Gbps", delay = "30ms", buffer = "1bdp", loss = {p} }}
 access = {{ rate = "10Gbps", delay = "1ms" }}
 [[flows]]
 cc = "reno"
 "#
-        );
-        let (result, _) = run(&text);
-        let flow = &result.flows[0];
-        let rtt = flow.mean_rtt.expect("RTT samples").as_secs_f64();
-        let predicted = 1448.0 * 8.0 / rtt * (1.5f64).sqrt() / p.sqrt();
-        let goodput = flow.delivered_bytes as f64 * 8.0 / result.duration.as_secs_f64();
-        let ratio = goodput / predicted;
-        eprintln!(
-            "p = {p}: goodput {goodput:.0} Mathis {predicted:.0} ratio {ratio:.3} timeouts {}",
-            flow.timeouts
-        );
+            );
+            let (result, _) = run(&text);
+            let flow = &result.flows[0];
+            assert_eq!(flow.timeouts, 0, "p = {p}, seed {seed}");
+            let rtt = flow.mean_rtt.expect("RTT samples").as_secs_f64();
+            let predicted = 1448.0 * 8.0 / rtt * (1.5f64).sqrt() / p.sqrt();
+            let goodput = flow.delivered_bytes as f64 * 8.0 / result.duration.as_secs_f64();
+            ratios.push(goodput / predicted);
+        }
+        let mean = ratios.iter().sum::<f64>() / ratios.len() as f64;
+        eprintln!("p = {p}: goodput / Mathis {ratios:.3?}, mean {mean:.3}");
         assert!(
-            (0.7..=1.3).contains(&ratio),
-            "p = {p}: goodput {goodput:.0} vs Mathis {predicted:.0} (ratio {ratio:.2})"
+            (0.925..=1.145).contains(&mean),
+            "p = {p}: mean ratio to Mathis {mean:.3} ({ratios:.3?})"
         );
     }
 }
@@ -120,7 +122,7 @@ count = 4
     let shares: Vec<f64> = (0..4)
         .map(|f| delivered_between(&sink.flows, f, 30.0, 60.0) as f64)
         .collect();
-    let index = jain(&shares);
+    let index = cclab_analysis::metrics::jain_index(&shares);
     assert!(
         index > 0.95,
         "Jain index over the last 30 s: {index} ({shares:?})"
@@ -234,26 +236,48 @@ bottleneck = {{ rate = "10Mbps", delay = "10ms", buffer = 500 }}
 cc = "reno"
 size = "1MB"
 delayed_ack = {delayed}
+[output]
+trace_packets = [0]
 "#
         )
     };
-    let (every, _) = run(&text(false));
-    let (delayed, _) = run(&text(true));
-    // ACKs cross the reverse bottleneck; count them through the data each side got.
-    let data_packets = every.flows[0].packets_sent;
-    assert_eq!(every.flows[0].delivered_bytes, 1_000_000);
-    assert_eq!(delayed.flows[0].delivered_bytes, 1_000_000);
-    assert_eq!(data_packets, 1_000_000u64.div_ceil(1448));
+    let acks = |sink: &MemorySink| {
+        sink.packets
+            .iter()
+            .filter(|e| e.kind == cclab_sim::PacketEventKind::Ack)
+            .count()
+    };
+    let (every, every_sink) = run(&text(false));
+    let (delayed, delayed_sink) = run(&text(true));
+    // 1 MB in 1448-byte segments: 690 full ones and an 880-byte tail, 691 segments, all
+    // delivered without loss (the 500-packet buffer never fills).
+    let segments = 1_000_000u64.div_ceil(1448) as usize;
+    assert_eq!(segments, 691);
+    for result in [&every, &delayed] {
+        let flow = &result.flows[0];
+        assert_eq!(flow.delivered_bytes, 1_000_000);
+        assert_eq!((flow.packets_sent, flow.retransmissions), (691, 0));
+    }
+    // Without delayed ACKs every segment is acknowledged: 691 ACKs. With them (RFC 5681
+    // §4.2, RFC 1122: an ACK for at least every second segment, the timer for a lone one)
+    // segments are acknowledged in pairs, 345 ACKs, and the odd last segment by the 40-ms
+    // timer: 346 = ⌈691/2⌉. No segment waits for the timer earlier: the flow is never idle
+    // for 40 ms (RTT ≈ 21 ms), so the next segment always arrives first.
+    assert_eq!(acks(&every_sink), segments);
+    assert_eq!(acks(&delayed_sink), segments.div_ceil(2));
     // Without delayed ACKs the transfer clocks out faster: every segment releases cwnd.
     assert!(every.flows[0].completed_at < delayed.flows[0].completed_at);
 }
 
+/// 50 Mbit/s bottleneck (240 µs per 1500-byte packet), 1 Gbit/s access links (12 µs),
+/// base RTT 2 × (1 + 20 + 1) = 44 ms, BDP 183 packets, slow start to ssthresh = 100 packets
+/// (delayed ACKs, byte counting: cwnd doubles per round, 10 → 20 → 40 → 80 → 100).
 #[test]
 fn pacing_spreads_slow_start_bursts() {
     let text = |pacing: bool| {
         format!(
             r#"
-duration = "3s"
+duration = "2s"
 [topology]
 bottleneck = {{ rate = "50Mbps", delay = "20ms", buffer = "unlimited" }}
 access = {{ rate = "1Gbps", delay = "1ms" }}
@@ -268,10 +292,22 @@ initial_ssthresh = 100
     let (paced, _) = run(&text(true));
     let bursty_queue = bursty.links[0].stats.max_queue_pkts;
     let paced_queue = paced.links[0].stats.max_queue_pkts;
+    eprintln!("max queue: unpaced {bursty_queue}, paced {paced_queue} packets");
+    // Unpaced, each ACK of two segments releases four at the access rate: the round that
+    // doubles cwnd from 40 to 80 segments sends 80 in the time the bottleneck serves 40, so
+    // the queue reaches about 40 packets (the round before drained within the RTT; the next,
+    // 80 → 100, arrives at only 1.25 × the link rate: +20).
     assert!(
-        paced_queue < bursty_queue,
-        "paced max queue {paced_queue} not below unpaced {bursty_queue}"
+        (40..=42).contains(&bursty_queue),
+        "unpaced max queue {bursty_queue}, expected about 40"
     );
+    // Paced: the initial window leaves at once (no RTT sample, no rate yet): 10 packets
+    // 12 µs apart reach a link that takes 240 µs each, so 9 wait. After that the pacing
+    // rate stays below the link: 2 × cwnd/srtt ≤ 2 × 50 × 12 000 bit / 44 ms = 27 Mbit/s
+    // below ssthresh/2, 1.2 × cwnd/srtt ≤ 1.2 × 138 × 12 000 bit / 44 ms = 45 Mbit/s up to
+    // 2 s (cwnd ≤ 100 + 1.7 s / 44 ms ≈ 138 packets in congestion avoidance): nothing
+    // queues behind a paced packet.
+    assert_eq!(paced_queue, 9);
 }
 
 #[test]
@@ -309,20 +345,31 @@ cc = "reno"
 [[flows]]
 cc = "reno"
 start = "2s"
+[output]
+trace_packets = [0, 1]
 "#);
-    let first_sample = sink.flows.iter().find(|s| s.flow == 1).unwrap();
-    assert!(first_sample.time.as_secs_f64() >= 2.0);
+    use cclab_sim::PacketEventKind::{Receive, Send};
+    let first = |flow: u32, kind| {
+        sink.packets
+            .iter()
+            .find(|e| e.flow == flow && e.kind == kind)
+            .map(|e| e.time)
+            .expect("the flow sent")
+    };
+    // Each flow's first segment leaves exactly at its start time, not a nanosecond earlier.
+    assert_eq!(first(0, Send).as_nanos(), 0);
+    assert_eq!(first(1, Send).as_nanos(), 2_000_000_000);
+    assert_eq!(result.flows[1].start.as_nanos(), 2_000_000_000);
+    // Flow 1 reports nothing before it starts, and its first segment arrives after it.
     assert!(
-        result.flows[1].delivered_bytes > 0,
-        "{:?} {:?}",
-        result.flows[1],
         sink.flows
             .iter()
             .filter(|s| s.flow == 1)
-            .step_by(20)
-            .collect::<Vec<_>>()
+            .all(|s| s.time.as_nanos() >= 2_000_000_000)
     );
-    assert_eq!(result.flows[1].start.as_secs_f64(), 2.0);
+    assert!(first(1, Receive) > first(1, Send));
+    // In its 2 s it gets going: at least its initial window of 10 segments delivered.
+    assert!(result.flows[1].delivered_bytes >= 10 * 1448);
 }
 
 #[test]
