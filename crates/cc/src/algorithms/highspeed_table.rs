@@ -164,6 +164,100 @@ mod tests {
         assert!(TABLE.windows(2).all(|r| r[0].max_window < r[1].max_window));
     }
 
+    /// RFC 3649 Appendix B, row by row: (w, a(w), b(w)) as the RFC tabulates them for
+    /// Low_Window = 38, High_Window = 83000, High_P = 10^-7, High_Decrease = 0.1; a(w) counts
+    /// up by one per row, b(w) has two decimals. Transcribed for this test from the copy of
+    /// the appendix in Linux's tcp_highspeed.c (its header: "From AIMD tables from RFC 3649
+    /// appendix B"; w and b as its comments give them), the RFC's own text not being in our
+    /// sources; the equation test above only bounds the rows loosely (a window 5 % off
+    /// still passes it), this one pins each.
+    const RFC_3649_APPENDIX_B: [(u64, u32, f64); 72] = [
+        (38, 1, 0.50),
+        (118, 2, 0.44),
+        (221, 3, 0.41),
+        (347, 4, 0.38),
+        (495, 5, 0.37),
+        (663, 6, 0.35),
+        (851, 7, 0.34),
+        (1058, 8, 0.33),
+        (1284, 9, 0.32),
+        (1529, 10, 0.31),
+        (1793, 11, 0.30),
+        (2076, 12, 0.29),
+        (2378, 13, 0.28),
+        (2699, 14, 0.28),
+        (3039, 15, 0.27),
+        (3399, 16, 0.27),
+        (3778, 17, 0.26),
+        (4177, 18, 0.26),
+        (4596, 19, 0.25),
+        (5036, 20, 0.25),
+        (5497, 21, 0.24),
+        (5979, 22, 0.24),
+        (6483, 23, 0.23),
+        (7009, 24, 0.23),
+        (7558, 25, 0.22),
+        (8130, 26, 0.22),
+        (8726, 27, 0.22),
+        (9346, 28, 0.21),
+        (9991, 29, 0.21),
+        (10661, 30, 0.21),
+        (11358, 31, 0.20),
+        (12082, 32, 0.20),
+        (12834, 33, 0.20),
+        (13614, 34, 0.19),
+        (14424, 35, 0.19),
+        (15265, 36, 0.19),
+        (16137, 37, 0.19),
+        (17042, 38, 0.18),
+        (17981, 39, 0.18),
+        (18955, 40, 0.18),
+        (19965, 41, 0.17),
+        (21013, 42, 0.17),
+        (22101, 43, 0.17),
+        (23230, 44, 0.17),
+        (24402, 45, 0.16),
+        (25618, 46, 0.16),
+        (26881, 47, 0.16),
+        (28193, 48, 0.16),
+        (29557, 49, 0.15),
+        (30975, 50, 0.15),
+        (32450, 51, 0.15),
+        (33986, 52, 0.15),
+        (35586, 53, 0.14),
+        (37253, 54, 0.14),
+        (38992, 55, 0.14),
+        (40808, 56, 0.14),
+        (42707, 57, 0.13),
+        (44694, 58, 0.13),
+        (46776, 59, 0.13),
+        (48961, 60, 0.13),
+        (51258, 61, 0.13),
+        (53677, 62, 0.12),
+        (56230, 63, 0.12),
+        (58932, 64, 0.12),
+        (61799, 65, 0.12),
+        (64851, 66, 0.11),
+        (68113, 67, 0.11),
+        (71617, 68, 0.11),
+        (75401, 69, 0.10),
+        (79517, 70, 0.10),
+        (84035, 71, 0.10),
+        (89053, 72, 0.10),
+    ];
+
+    #[test]
+    fn table_is_rfc_3649_appendix_b_row_by_row() {
+        assert_eq!(TABLE.len(), RFC_3649_APPENDIX_B.len());
+        for (i, (row, &(w, a, b))) in TABLE.iter().zip(&RFC_3649_APPENDIX_B).enumerate() {
+            assert_eq!(
+                (row.max_window, row.a, row.b),
+                (w, a, b),
+                "row {i} differs from RFC 3649 Appendix B"
+            );
+        }
+    }
+
     #[test]
     fn lookup_uses_the_first_row_at_or_above_the_window() {
         // Reno regime: w <= Low_Window = 38.
