@@ -572,12 +572,13 @@ impl Sender {
             // at least one SMSS was acknowledged.
             self.recovery_cwnd = self.recovery_cwnd.saturating_sub(newly_acked);
             if newly_acked >= mss {
-                self.recovery_cwnd += mss;
+                self.recovery_cwnd = self.recovery_cwnd.saturating_add(mss);
             }
             self.recovery_cwnd = self.recovery_cwnd.max(mss);
         } else {
-            // RFC 5681 §3.2 step 4: inflate by one SMSS per duplicate ACK.
-            self.recovery_cwnd += mss;
+            // RFC 5681 §3.2 step 4: inflate by one SMSS per duplicate ACK. Saturating: a
+            // controller without a threshold (BBR) starts from an unlimited ssthresh.
+            self.recovery_cwnd = self.recovery_cwnd.saturating_add(mss);
         }
     }
 
