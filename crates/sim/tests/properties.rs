@@ -1,0 +1,205 @@
+//! Property tests: random small scenarios (every controller and slow-start variant, rates,
+//! delays, buffers, random loss, ECN marking, start times, finite and unlimited transfers,
+//! recovery modes, delayed ACKs, pacing, receive windows) must keep the simulator's
+//! invariants:
+//!
+//! - the run finishes without a `SimError`: the simulator checks packet conservation (packets
+//!   created = consumed + dropped + on links), no delivery beyond what was sent and no
+//!   acknowledgment of bytes not delivered at every sampling tick in debug builds;
+//! - per segment, from the packet events: every arrival and every drop is of a segment that
+//!   was sent, and no copy of a segment both arrives and is dropped more often than it was
+//!   sent (sent = arrived + dropped + in flight, in flight ≥ 0); the event counts agree with
+//!   the run's counters;
+//! - exactly-once in-order delivery: the bytes delivered to the application are the
+//!   contiguous prefix of what arrived, never beyond what was sent; a finite transfer never
+//!   delivers more than its size, and completes exactly when all of it was delivered;
+//! - determinism: the same scenario twice gives identical results and time series.
+//!
+//! The number of cases is kept small for debug-build CI; run more with e.g.
+//! `PROPTEST_CASES=2000 cargo test --release -p cclab-sim --test properties`.
+
+mod common;
+#[path = "support/random_scenario.rs"]
+mod random_scenario;
+
+use std::collections::HashMap;
+
+use cclab_cc::SimTime;
+use cclab_sim::{MemorySink, PacketEventKind, RunResult, Simulation};
+use proptest::prelude::*;
+use proptest::test_runner::TestCaseError;
+use random_scenario::{RandomScenario, random_scenario};
+
+fn run_case(case: &RandomScenario) -> Result<(RunResult, MemorySink), TestCaseError> {
+    let scenario = cclab_scenario::from_str("random.toml", &case.toml, &[])
+        .map_err(|e| TestCaseError::fail(format!("generated scenario is invalid: {e}")))?;
+    let mut sink = MemorySink::default();
+    let result = Simulation::new(&scenario)
+        .run(&mut sink, &mut |_| {})
+        .map_err(|e| TestCaseError::fail(format!("simulator invariant: {e}")))?;
+    Ok((result, sink))
+}
+
+/// Per-segment and per-flow accounting from the packet events of every flow.
+fn check_accounting(result: &RunResult, sink: &MemorySink) -> Result<(), TestCaseError> {
+    for flow in &result.flows {
+        // (seq, bytes) -> (sent, arrived, dropped)
+        let mut segments: HashMap<(u64, u32), (u64, u64, u64)> = HashMap::new();
+        let (mut sends, mut retransmits, mut drops, mut ack_drops) = (0u64, 0u64, 0u64, 0u64);
+        let mut sent_end = 0u64;
+        let mut arrived: Vec<(u64, u64)> = Vec::new();
+        for e in sink.packets.iter().filter(|e| e.flow == flow.id) {
+            let key = (e.seq, e.bytes);
+            match e.kind {
+                PacketEventKind::Send | PacketEventKind::Retransmit => {
+                    if e.kind == PacketEventKind::Send {
+                        sends += 1;
+                    } else {
+                        retransmits += 1;
+                    }
+                    segments.entry(key).or_default().0 += 1;
+                    sent_end = sent_end.max(e.seq + u64::from(e.bytes));
+                }
+                PacketEventKind::Receive | PacketEventKind::Drop => {
+                    let s = segments.entry(key).or_default();
+                    if e.kind == PacketEventKind::Receive {
+                        s.1 += 1;
+                        arrived.push((e.seq, e.seq + u64::from(e.bytes)));
+                    } else {
+                        s.2 += 1;
+                        drops += 1;
+                    }
+                    prop_assert!(
+                        s.1 + s.2 <= s.0,
+                        "flow {}: segment {:?} arrived {} and dropped {} times but sent {} \
+                         (at {:?})",
+                        flow.id,
+                        key,
+                        s.1,
+                        s.2,
+                        s.0,
+                        e.time
+                    );
+                }
+                PacketEventKind::AckDrop => ack_drops += 1,
+                PacketEventKind::Ack => {}
+            }
+        }
+        prop_assert_eq!(sends + retransmits, flow.packets_sent, "flow {}", flow.id);
+        prop_assert_eq!(retransmits, flow.retransmissions, "flow {}", flow.id);
+        prop_assert_eq!(drops, flow.drops, "flow {}", flow.id);
+        prop_assert_eq!(ack_drops, flow.ack_drops, "flow {}", flow.id);
+
+        // The contiguous prefix of the arrived bytes is what the application got.
+        arrived.sort_unstable();
+        let mut prefix = 0;
+        for (from, to) in arrived {
+            if from > prefix {
+                break;
+            }
+            prefix = prefix.max(to);
+        }
+        prop_assert_eq!(
+            flow.delivered_bytes,
+            prefix,
+            "flow {}: in-order delivery",
+            flow.id
+        );
+        prop_assert!(
+            flow.delivered_bytes <= sent_end,
+            "flow {}: delivered beyond what was sent",
+            flow.id
+        );
+        prop_assert!(flow.bytes_acked <= flow.delivered_bytes, "flow {}", flow.id);
+        prop_assert!(
+            flow.delivered_bytes <= flow.payload_bytes_sent,
+            "flow {}",
+            flow.id
+        );
+        match flow.size {
+            Some(size) => {
+                prop_assert!(
+                    flow.delivered_bytes <= size,
+                    "flow {}: beyond its size",
+                    flow.id
+                );
+                prop_assert_eq!(
+                    flow.completed_at.is_some(),
+                    flow.delivered_bytes == size,
+                    "flow {}: completion",
+                    flow.id
+                );
+                prop_assert!(sent_end <= size, "flow {}: sent beyond its size", flow.id);
+            }
+            None => prop_assert!(flow.completed_at.is_none()),
+        }
+        if let Some(done) = flow.completed_at {
+            prop_assert!(done >= flow.start && done <= SimTime::ZERO + result.duration);
+        }
+        if flow.packets_sent > 0 {
+            prop_assert!(flow.start <= SimTime::ZERO + result.duration);
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 48,
+        // Failures are reported with the scenario text; no files are written.
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    #[test]
+    fn random_scenarios_keep_the_invariants(case in random_scenario()) {
+        let (result, sink) = run_case(&case)?;
+        prop_assert_eq!(result.flows.len(), case.flows);
+        check_accounting(&result, &sink)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 16,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    #[test]
+    fn same_seed_same_run(case in random_scenario()) {
+        let (a, sink_a) = run_case(&case)?;
+        let (b, sink_b) = run_case(&case)?;
+        prop_assert_eq!(a, b);
+        prop_assert_eq!(sink_a.flows, sink_b.flows);
+        prop_assert_eq!(sink_a.links, sink_b.links);
+        prop_assert_eq!(sink_a.packets, sink_b.packets);
+    }
+}
+
+/// Regression: BBR has no slow-start threshold (unlimited); with Reno-style recovery the
+/// inflated window started at ssthresh + 3 MSS, saturated, and the next duplicate ACK
+/// overflowed it in debug builds.
+#[test]
+fn bbr_with_newreno_recovery_and_loss() {
+    for cc in ["bbr", "bbr3"] {
+        for recovery in ["reno", "newreno"] {
+            let (result, _) = common::run(&format!(
+                r#"
+duration = "2s"
+seed = 7
+[topology]
+bottleneck = {{ rate = "10Mbps", delay = "18ms", buffer = "1bdp", loss = 0.01 }}
+[[flows]]
+cc = "{cc}"
+recovery = "{recovery}"
+delayed_ack = false
+"#
+            ));
+            assert!(
+                result.flows[0].fast_recoveries > 0,
+                "{cc}/{recovery}: recovery happened"
+            );
+        }
+    }
+}
