@@ -55,8 +55,8 @@ fn group(duration_ms: u64) -> impl Strategy<Value = Group> {
             0..ALGORITHMS.len(),
             0..SLOW_STARTS.len(),
             1u32..=2,
-            // Mostly at 0, sometimes later, sometimes after the end of the run.
-            prop_oneof![Just(0u64), 0..duration_ms + 200],
+            // Mostly at 0, sometimes later (before the end of the run).
+            prop_oneof![Just(0u64), 0..duration_ms],
             // Finite transfers from one byte to a few hundred packets, or unlimited.
             prop_oneof![Just(None), (1u64..400_000).prop_map(Some)],
         ),
