@@ -1,7 +1,7 @@
 //! Property tests: random small scenarios (every controller and slow-start variant, rates,
 //! delays, buffers, random loss, ECN marking, start times, finite and unlimited transfers,
-//! recovery modes, delayed ACKs, pacing, receive windows) must keep the simulator's
-//! invariants:
+//! recovery modes, delayed ACKs, pacing, receive windows, forced drops) must keep the
+//! simulator's invariants:
 //!
 //! - the run finishes without a `SimError`: the simulator checks packet conservation (packets
 //!   created = consumed + dropped + on links), no delivery beyond what was sent and no

@@ -47,6 +47,8 @@ struct Group {
     mss: u64,
     initial_window: u64,
     receive_window: Option<u64>,
+    /// Data segments dropped once at the bottleneck (`drop`).
+    drop: Vec<u64>,
 }
 
 fn group(duration_ms: u64) -> impl Strategy<Value = Group> {
@@ -69,11 +71,13 @@ fn group(duration_ms: u64) -> impl Strategy<Value = Group> {
             prop_oneof![Just(10u64), 1u64..=20],
             prop_oneof![3 => Just(None), 1 => (1u64..=64).prop_map(Some)],
         ),
+        prop_oneof![3 => Just(Vec::new()), 1 => prop::collection::vec(0u64..60, 1..4)],
     )
         .prop_map(
             |(
                 (cc, slow_start, count, start_ms, size),
                 (recovery, delayed_ack, ecn, pacing, mss, initial_window, receive_window),
+                drop,
             )| Group {
                 cc,
                 slow_start,
@@ -87,6 +91,7 @@ fn group(duration_ms: u64) -> impl Strategy<Value = Group> {
                 mss,
                 initial_window,
                 receive_window,
+                drop,
             },
         )
 }
@@ -174,6 +179,9 @@ pub fn random_scenario() -> impl Strategy<Value = RandomScenario> {
                     ));
                     if let Some(w) = g.receive_window {
                         toml.push_str(&format!("receive_window = {w}\n"));
+                    }
+                    if !g.drop.is_empty() {
+                        toml.push_str(&format!("drop = {:?}\n", g.drop));
                     }
                     flows += g.count as usize;
                 }
