@@ -1,5 +1,5 @@
-//! The output folder: `summary.json`, `timeseries.csv`, `queue.csv`, `rates.csv` and, for
-//! traced flows, `packets.csv`, each written to a
+//! The output folder: `summary.json`, `timeseries.csv`, `queue.csv`, `rates.csv`,
+//! `events.csv` and, for traced flows, `packets.csv`, each written to a
 //! temporary file and renamed into place, so a reader (or an interrupted run) never sees a
 //! half-written file.
 
@@ -8,7 +8,7 @@ use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
 
-use cclab_sim::{FlowSample, LinkSample, PacketEvent, PacketEventKind, TraceSink};
+use cclab_sim::{FlowEvent, FlowSample, LinkSample, PacketEvent, PacketEventKind, TraceSink};
 
 use crate::summary::Summary;
 
@@ -29,6 +29,17 @@ pub const TIMESERIES_COLUMNS: &[&str] = &[
 ];
 
 pub const PACKETS_COLUMNS: &[&str] = &["time_s", "flow", "event", "seq", "bytes", "link"];
+
+pub const EVENTS_COLUMNS: &[&str] = &[
+    "time_s",
+    "flow",
+    "event",
+    "from",
+    "to",
+    "detail",
+    "cwnd_bytes",
+    "ssthresh_bytes",
+];
 
 pub const QUEUE_COLUMNS: &[&str] = &[
     "time_s",
@@ -327,11 +338,13 @@ impl PendingCsv {
     }
 }
 
-/// Streams samples into `timeseries.csv` and `queue.csv` under temporary names;
-/// [`CsvSink::commit`] renames them into place. Write errors are kept and reported by commit.
+/// Streams samples into `timeseries.csv`, `queue.csv` and `events.csv` under temporary
+/// names; [`CsvSink::commit`] renames them into place. Write errors are kept and reported by
+/// commit.
 pub struct CsvSink {
     timeseries: PendingCsv,
     queue: PendingCsv,
+    events: PendingCsv,
     packets: Option<PendingCsv>,
     error: Option<csv::Error>,
 }
@@ -345,6 +358,7 @@ impl CsvSink {
         Ok(CsvSink {
             timeseries: PendingCsv::create(dir.join("timeseries.csv"), TIMESERIES_COLUMNS)?,
             queue: PendingCsv::create(dir.join("queue.csv"), QUEUE_COLUMNS)?,
+            events: PendingCsv::create(dir.join("events.csv"), EVENTS_COLUMNS)?,
             packets: None,
             error: None,
         })
@@ -365,13 +379,14 @@ impl CsvSink {
         }
     }
 
-    /// Flush both files and move them into place.
+    /// Flush the files and move them into place.
     pub fn commit(mut self) -> io::Result<()> {
         if let Some(e) = self.error.take() {
             return Err(io::Error::other(e));
         }
         self.timeseries.commit()?;
         self.queue.commit()?;
+        self.events.commit()?;
         match self.packets {
             Some(packets) => packets.commit(),
             None => Ok(()),
@@ -407,6 +422,20 @@ impl TraceSink for CsvSink {
             s.queue_bytes.to_string(),
             s.drops.to_string(),
             s.tx_bytes.to_string(),
+        ]);
+        self.keep(result);
+    }
+
+    fn flow_event(&mut self, e: &FlowEvent) {
+        let result = self.events.writer.write_record([
+            e.time.as_secs_f64().to_string(),
+            e.flow.to_string(),
+            e.kind.name().to_string(),
+            e.from.to_string(),
+            e.to.to_string(),
+            e.detail.to_string(),
+            e.cwnd_bytes.to_string(),
+            optional(e.ssthresh_bytes),
         ]);
         self.keep(result);
     }

@@ -5,6 +5,7 @@
 //! delivery-rate samples; the *controller* decides cwnd, ssthresh and optionally a pacing
 //! rate. Everything is in bytes; time comes in as arguments. No method allocates.
 
+use crate::metrics::ControllerMetrics;
 use crate::time::{SimDuration, SimTime};
 
 /// `ssthresh` value meaning "no threshold yet" (RFC 5681 §3.1: "arbitrarily high").
@@ -217,7 +218,18 @@ pub trait CongestionControl: Send {
         false
     }
 
+    /// What the controller's model holds now (bandwidth estimate, minimum RTT, gains, why
+    /// slow start ended…), for traces and tests; the default reports nothing. Cheap and
+    /// allocation-free, but not meant to be called on every ACK.
+    fn metrics(&self) -> ControllerMetrics {
+        ControllerMetrics::default()
+    }
+
     /// A short label for the controller's current mode, for traces (`"startup"`, `"ca"`…).
+    /// Slow start is labelled `"slow_start"` (or `"startup"`, see
+    /// [`crate::metrics::is_slow_start_mode`]): the simulator reports leaving it as a
+    /// slow-start exit, with the cause from [`ControllerMetrics::slow_start_exit`]. Called after
+    /// every ACK, so it must be cheap.
     fn mode(&self) -> &'static str {
         if self.cwnd() < self.ssthresh() {
             "slow_start"

@@ -7,6 +7,7 @@
 
 pub mod algorithms;
 pub mod controller;
+pub mod metrics;
 pub mod params;
 pub mod registry;
 pub mod seeded_rng;
@@ -19,6 +20,7 @@ pub mod windowed_filter;
 pub use controller::{
     Ack, CcConfig, CongestionControl, CongestionEvent, RateSample, TimeoutEvent, UNLIMITED,
 };
+pub use metrics::{ControllerMetrics, SlowStartExit};
 pub use params::{ParamError, ParamInput, ParamKind, ParamSpec, ParamValue, Params};
 pub use registry::{ALGORITHMS, AlgorithmInfo, SLOW_STARTS, UnknownName};
 pub use slow_start::{SlowStart, SlowStartInfo, Window};

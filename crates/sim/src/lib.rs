@@ -20,5 +20,6 @@ pub use histogram::Histogram;
 pub use result::{FlowCounters, FlowResult, LinkResult, RunResult};
 pub use simulation::{SimError, Simulation};
 pub use trace::{
-    FlowSample, LinkSample, MemorySink, NullSink, PacketEvent, PacketEventKind, Tee, TraceSink,
+    FlowEvent, FlowEventKind, FlowSample, LinkSample, MemorySink, NullSink, PacketEvent,
+    PacketEventKind, Tee, TraceSink,
 };

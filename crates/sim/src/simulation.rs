@@ -12,7 +12,7 @@ use crate::result::{FlowCounters, FlowResult, LinkResult, RunResult};
 use crate::rng::Rng;
 use crate::tcp::receiver::{Receiver, ReceiverConfig};
 use crate::tcp::sender::{Sender, SenderConfig};
-use crate::trace::{FlowSample, LinkSample, PacketEvent, PacketEventKind, TraceSink};
+use crate::trace::{FlowEvent, FlowSample, LinkSample, PacketEvent, PacketEventKind, TraceSink};
 
 /// Links on a flow's path: sender access, bottleneck, receiver access.
 const HOPS: usize = 3;
@@ -74,6 +74,9 @@ pub struct Simulation {
     /// Packet events of traced flows since the last sampling tick, handed to the sink at each
     /// tick (not per event, to keep a branch off the event loop); reused.
     packet_log: Vec<PacketEvent>,
+    /// Flow events (mode changes, recoveries…) collected from the senders in the order they
+    /// happened, handed to the sink at each tick like the packet log; reused.
+    event_log: Vec<FlowEvent>,
     window_start: SimTime,
     bottleneck_at_window_start: (LinkStats, SimDuration),
 }
@@ -231,6 +234,7 @@ impl Simulation {
             events: 0,
             conservation: Conservation::default(),
             packet_log: Vec::new(),
+            event_log: Vec::new(),
             window_start,
             bottleneck_at_window_start,
         }
@@ -335,6 +339,9 @@ impl Simulation {
     fn flush_packet_log(&mut self, sink: &mut dyn TraceSink) {
         for event in self.packet_log.drain(..) {
             sink.packet_event(&event);
+        }
+        for event in self.event_log.drain(..) {
+            sink.flow_event(&event);
         }
     }
 
@@ -481,6 +488,9 @@ impl Simulation {
         }
         self.outbox = outbox;
         let flow = &mut self.flows[id as usize];
+        if flow.sender.has_events() {
+            flow.sender.take_events(&mut self.event_log);
+        }
         if let Some(at) = flow.rto.set(flow.sender.rto_deadline()) {
             self.queue.schedule(at, Event::RetransmissionTimer(id));
         }

@@ -84,11 +84,68 @@ pub struct PacketEvent {
     pub hop: u8,
 }
 
+/// What happened to a flow's controller or sender (`events.csv`): recorded when it happens,
+/// not at sampling ticks, so nothing between two samples is lost.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FlowEventKind {
+    /// The controller's mode label changed (`from` → `to`); `detail` names the call that
+    /// changed it: `ack`, `loss`, `ecn`, `timeout`, `recovery_end` or `send`.
+    Mode,
+    /// The controller left slow start (`from` → `to` as for [`FlowEventKind::Mode`], which is
+    /// also recorded); `detail` is the cause ([`cclab_cc::SlowStartExit::name`]).
+    SlowStartExit,
+    /// Fast recovery began; `detail` is the recovery (`reno`, `newreno`, `sack`), or
+    /// `retransmission_lost` when a lost retransmission started a new episode.
+    RecoveryStart,
+    /// The cumulative ACK passed the recovery point (or, for Reno, the first new ACK).
+    RecoveryEnd,
+    /// A retransmission timeout fired; `detail` is `repeated` when it continued a loss
+    /// episode whose reduction already happened (ssthresh held).
+    Timeout,
+    /// The cumulative ACK passed the point the timeout marked lost.
+    TimeoutRecoveryEnd,
+    /// CE marks started an RFC 3168 window reduction (the sender's response).
+    EcnReductionStart,
+    EcnReductionEnd,
+}
+
+impl FlowEventKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            FlowEventKind::Mode => "mode",
+            FlowEventKind::SlowStartExit => "slow_start_exit",
+            FlowEventKind::RecoveryStart => "recovery_start",
+            FlowEventKind::RecoveryEnd => "recovery_end",
+            FlowEventKind::Timeout => "timeout",
+            FlowEventKind::TimeoutRecoveryEnd => "timeout_recovery_end",
+            FlowEventKind::EcnReductionStart => "ecn_reduction_start",
+            FlowEventKind::EcnReductionEnd => "ecn_reduction_end",
+        }
+    }
+}
+
+/// One event of a flow, with the controller's window right after it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FlowEvent {
+    pub time: SimTime,
+    pub flow: u32,
+    pub kind: FlowEventKind,
+    /// Mode labels before and after (mode changes and slow-start exits); empty otherwise.
+    pub from: &'static str,
+    pub to: &'static str,
+    pub detail: &'static str,
+    /// The controller's cwnd and ssthresh (`None` while unlimited) after the event.
+    pub cwnd_bytes: u64,
+    pub ssthresh_bytes: Option<u64>,
+}
+
 pub trait TraceSink {
     fn flow_sample(&mut self, sample: &FlowSample);
     fn link_sample(&mut self, sample: &LinkSample<'_>);
     /// Called only for flows listed in `[output] trace_packets`.
     fn packet_event(&mut self, _event: &PacketEvent) {}
+    /// Every flow event, in time order (handed over at sampling ticks and at the end).
+    fn flow_event(&mut self, _event: &FlowEvent) {}
 }
 
 /// Feeds every record to two sinks (files and the metrics collector, say).
@@ -107,6 +164,10 @@ impl<A: TraceSink + ?Sized, B: TraceSink + ?Sized> TraceSink for Tee<'_, A, B> {
         self.0.packet_event(event);
         self.1.packet_event(event);
     }
+    fn flow_event(&mut self, event: &FlowEvent) {
+        self.0.flow_event(event);
+        self.1.flow_event(event);
+    }
 }
 
 /// Discards everything (benchmarks, tests that only need the summary).
@@ -123,6 +184,7 @@ pub struct MemorySink {
     pub flows: Vec<FlowSample>,
     pub links: Vec<(SimTime, String, u64, u64, u64)>,
     pub packets: Vec<PacketEvent>,
+    pub events: Vec<FlowEvent>,
 }
 
 impl TraceSink for MemorySink {
@@ -140,5 +202,8 @@ impl TraceSink for MemorySink {
     }
     fn packet_event(&mut self, event: &PacketEvent) {
         self.packets.push(*event);
+    }
+    fn flow_event(&mut self, event: &FlowEvent) {
+        self.events.push(*event);
     }
 }

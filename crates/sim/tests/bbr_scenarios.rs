@@ -10,24 +10,18 @@ mod common;
 use cclab_cc::algorithms::bbr::Bbr;
 use cclab_cc::algorithms::bbr3::Bbr3;
 use cclab_cc::{AlgorithmInfo, CcConfig, Params, SlowStart};
-use cclab_sim::FlowSample;
+use cclab_sim::{FlowEventKind, FlowSample};
 use common::{Call, Probed, Seen, mean, probe_info, queue_samples, run, run_observed, scenario};
 
 impl Probed for Bbr {
     fn build(config: &CcConfig, params: &Params, _: Box<dyn SlowStart>) -> Self {
         Bbr::new(config, params)
     }
-    fn state(&self) -> [f64; 4] {
-        [self.btl_bw(), 0.0, 0.0, 0.0]
-    }
 }
 
 impl Probed for Bbr3 {
     fn build(config: &CcConfig, params: &Params, _: Box<dyn SlowStart>) -> Self {
         Bbr3::new(config, params)
-    }
-    fn state(&self) -> [f64; 4] {
-        [self.inflight_longterm() as f64, self.max_bw(), 0.0, 0.0]
     }
 }
 
@@ -61,12 +55,12 @@ interval = "5ms"
 "#
     ));
     s.flows[0].cc = &BBR;
-    // BtlBw after every ACK once ProbeBW runs.
+    // BtlBw (bit/s, as the controller reports it) after every ACK once ProbeBW runs.
     run_observed(&s, Vec::new(), |bw: &mut Vec<f64>, seen: &Seen| {
         if let Call::Ack(_) = seen.call
             && seen.mode == "probe_bw"
         {
-            bw.push(seen.state[0] * 8.0);
+            bw.push(seen.metrics.bandwidth_bps.expect("BtlBw measured"));
         }
     })
 }
@@ -220,41 +214,55 @@ fn bbr_cycles_its_pacing_gain_and_probes_rtt_every_ten_seconds() {
     eprintln!("ProbeBW phases: {up} × 5/4, {down} × 3/4, {cruise} × 1");
     assert!(up >= 80 && down >= 80 && cruise >= 80);
 
-    let probe_rtt: Vec<_> = runs.iter().filter(|r| r.0 == "probe_rtt").collect();
-    let entries: Vec<f64> = probe_rtt.iter().map(|r| r.2).collect();
-    eprintln!("ProbeRTT entries at {entries:?}");
-    assert_eq!(
-        probe_rtt.len(),
-        3,
-        "32 s: ProbeRTT at about 10, 20 and 30 s"
-    );
+    // ProbeRTT from the flow's events (mode changes as they happen, not at ticks): the
+    // entries and the ends (where RTprop is stamped).
+    let modes: Vec<_> = sink
+        .events
+        .iter()
+        .filter(|e| e.kind == FlowEventKind::Mode)
+        .collect();
+    let entries: Vec<f64> = modes
+        .iter()
+        .filter(|e| e.to == "probe_rtt")
+        .map(|e| e.time.as_secs_f64())
+        .collect();
+    let ends: Vec<f64> = modes
+        .iter()
+        .filter(|e| e.from == "probe_rtt")
+        .map(|e| e.time.as_secs_f64())
+        .collect();
+    eprintln!("ProbeRTT entries at {entries:?}, ends at {ends:?}");
+    assert_eq!(entries.len(), 3, "32 s: ProbeRTT at about 10, 20 and 30 s");
+    assert_eq!(ends.len(), 3);
     // The first comes 10 s after the last RTT sample equal to RTprop, which STARTUP takes
     // before its queue builds (it ends at about 0.5 s); from then on the standing queue
     // keeps every sample above RTprop.
     assert!((10.0..10.6).contains(&entries[0]), "{entries:?}");
-    for (i, r) in probe_rtt.iter().enumerate() {
-        let length = r.3 - r.2 + tick;
+    for i in 0..entries.len() {
         // ≥ 200 ms at 4 packets, after draining about BDP + quanta − 4 ≈ 37 packets
         // (44 ms at 1.2 ms each), plus up to one round for the round condition.
+        let length = ends[i] - entries[i];
         assert!(
-            (0.2..=0.2 + 0.045 + rtprop + tick).contains(&length),
-            "ProbeRTT of {length:.3} s"
+            (0.2..=0.2 + 0.045 + rtprop).contains(&length),
+            "ProbeRTT of {length:.4} s"
         );
-        for s in samples.iter().filter(|s| s.mode == "probe_rtt") {
-            assert!(
-                s.cwnd_bytes <= 4 * 1448,
-                "cwnd {} in ProbeRTT",
-                s.cwnd_bytes
-            );
-        }
         if i > 0 {
-            // 10 s after the previous ProbeRTT ended (plus up to one ACK and a tick).
-            let since_exit = r.2 - (probe_rtt[i - 1].3 + tick);
+            // 10 s after the previous ProbeRTT ended, at the first ACK after: one ACK per
+            // two segments, which leave at least at ProbeBW's slowest pacing, 3/4 of the
+            // bottleneck rate (2 × 1.2 ms / 0.75 = 3.2 ms) when the queue is empty.
+            let since_exit = entries[i] - ends[i - 1];
             assert!(
-                (10.0 - tick..=10.0 + ack + tick).contains(&since_exit),
-                "{since_exit:.4} s between ProbeRTTs"
+                (10.0..=10.0 + ack / 0.75).contains(&since_exit),
+                "{since_exit:.6} s between ProbeRTTs"
             );
         }
+    }
+    for s in samples.iter().filter(|s| s.mode == "probe_rtt") {
+        assert!(
+            s.cwnd_bytes <= 4 * 1448,
+            "cwnd {} in ProbeRTT",
+            s.cwnd_bytes
+        );
     }
 }
 
@@ -335,12 +343,11 @@ interval = "100ms"
             match (seen.mode == "probe_bw_up", *up_since) {
                 (true, None) => *up_since = Some(now),
                 (false, Some(start)) => {
-                    let longterm = seen.state[0];
-                    let packets = if longterm >= u64::MAX as f64 / 2.0 {
-                        f64::INFINITY
-                    } else {
-                        longterm / MSS
-                    };
+                    // inflight_longterm (inflight_hi), unset until a probe meets loss.
+                    let packets = seen
+                        .metrics
+                        .inflight_hi
+                        .map_or(f64::INFINITY, |bytes| bytes as f64 / MSS);
                     probes.push((start, now, packets));
                     *up_since = None;
                 }

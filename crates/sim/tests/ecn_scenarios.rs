@@ -11,20 +11,12 @@ mod common;
 use cclab_cc::algorithms::bbr3::Bbr3;
 use cclab_cc::algorithms::reno::Reno;
 use cclab_cc::{AlgorithmInfo, CcConfig, Params, SimTime, SlowStart};
-use cclab_sim::{MemorySink, RunResult};
+use cclab_sim::{FlowEventKind, MemorySink, RunResult};
 use common::{Call, Probed, Seen, probe_info, run_observed, scenario};
 
 impl Probed for Bbr3 {
     fn build(config: &CcConfig, params: &Params, _: Box<dyn SlowStart>) -> Self {
         Bbr3::new(config, params)
-    }
-    fn state(&self) -> [f64; 4] {
-        [
-            self.ecn_alpha(),
-            if self.ecn_eligible() { 1.0 } else { 0.0 },
-            0.0,
-            0.0,
-        ]
     }
 }
 
@@ -96,22 +88,21 @@ steady_from = "1s"
 "#
     ));
     s.flows[0].cc = &BBR3;
-    let (result, _, (eligible, probes, _)) = run_observed(
-        &s,
-        (false, 0u32, ""),
-        |(eligible, probes, last_mode): &mut (bool, u32, &'static str), seen: &Seen| {
-            if let Call::Ack(ack) = seen.call {
-                *eligible = seen.state[1] == 1.0;
-                if seen.mode == "probe_bw_refill"
-                    && *last_mode != "probe_bw_refill"
-                    && ack.now >= SimTime::ZERO + cclab_cc::SimDuration::from_secs(1)
-                {
-                    *probes += 1;
-                }
-                *last_mode = seen.mode;
-            }
-        },
-    );
+    // ECN-eligible: the controller reports its CE-share estimate (ecn_alpha) only then.
+    let (result, sink, eligible) = run_observed(&s, false, |eligible: &mut bool, seen: &Seen| {
+        if let Call::Ack(_) = seen.call {
+            *eligible = seen.metrics.ecn_alpha.is_some();
+        }
+    });
+    let probes = sink
+        .events
+        .iter()
+        .filter(|e| {
+            e.kind == FlowEventKind::Mode
+                && e.to == "probe_bw_refill"
+                && e.time >= SimTime::ZERO + cclab_cc::SimDuration::from_secs(1)
+        })
+        .count() as u32;
     BbrRun {
         result,
         eligible,
@@ -303,6 +294,34 @@ fn reno_with_ecn_halves_once_per_round_trip_and_keeps_the_queue_at_the_threshold
     for pair in reductions.windows(2) {
         let gap = (pair[1].now - pair[0].now).as_secs_f64();
         assert!(gap >= base_rtt, "{:?} {:?}: {gap}", pair[0], pair[1]);
+    }
+    // The flow's events tell the same story: each reduction starts when the controller is
+    // called (the first one also ends slow start, by ECN) and ends before the next starts.
+    let kinds: Vec<_> = sink
+        .events
+        .iter()
+        .filter(|e| e.kind != FlowEventKind::Mode)
+        .map(|e| (e.kind, e.detail))
+        .collect();
+    assert_eq!(kinds[0], (FlowEventKind::EcnReductionStart, ""));
+    assert_eq!(kinds[1], (FlowEventKind::SlowStartExit, "ecn"));
+    let starts: Vec<_> = sink
+        .events
+        .iter()
+        .filter(|e| e.kind == FlowEventKind::EcnReductionStart)
+        .collect();
+    assert_eq!(starts.len(), reductions.len());
+    for (event, r) in starts.iter().zip(&reductions) {
+        assert_eq!(
+            (event.time, event.ssthresh_bytes),
+            (r.now, Some(r.ssthresh))
+        );
+    }
+    for pair in kinds[2..].chunks(2) {
+        assert_eq!(pair[0].0, FlowEventKind::EcnReductionEnd);
+        if let Some(next) = pair.get(1) {
+            assert_eq!(next.0, FlowEventKind::EcnReductionStart);
+        }
     }
 
     // The queue stays at the threshold: once it reaches K the window grows at most one

@@ -9,17 +9,23 @@
 //! base RTT (BDP 250 packets) and a 2000-packet buffer, where standard slow start
 //! overshoots into losses.
 
-use cclab_sim::{FlowSample, MemorySink, RunResult, Simulation};
+use cclab_sim::{FlowEvent, FlowEventKind, FlowSample, MemorySink, RunResult, Simulation};
 
 const MSS: f64 = 1448.0;
 
 fn run(text: &str) -> (RunResult, Vec<FlowSample>) {
+    let (result, samples, _) = run_with_events(text);
+    (result, samples)
+}
+
+/// The run, its samples and its flow events (`events.csv`).
+fn run_with_events(text: &str) -> (RunResult, Vec<FlowSample>, Vec<FlowEvent>) {
     let scenario = cclab_scenario::from_str("test.toml", text, &[]).expect("valid scenario");
     let mut sink = MemorySink::default();
     let result = Simulation::new(&scenario)
         .run(&mut sink, &mut |_| {})
         .expect("invariants hold");
-    (result, sink.flows)
+    (result, sink.flows, sink.events)
 }
 
 fn secs(s: &FlowSample) -> f64 {
@@ -272,8 +278,24 @@ fn standard_first_loss() -> (f64, f64, ExitPath) {
     )
 }
 
-/// Where slow start ended: the time and window of the first sample with a finite ssthresh.
-fn slow_start_exit(samples: &[FlowSample]) -> (f64, f64) {
+/// Where the first slow start ended: the time and ssthresh (segments) of the first
+/// slow-start exit event, which must have the given cause.
+fn slow_start_exit(events: &[FlowEvent], cause: &str) -> (f64, f64) {
+    let exit = events
+        .iter()
+        .find(|e| e.kind == FlowEventKind::SlowStartExit)
+        .expect("slow start ends");
+    assert_eq!(exit.detail, cause, "{exit:?}");
+    let ssthresh = exit.ssthresh_bytes.expect("ssthresh set");
+    assert_eq!(
+        exit.cwnd_bytes, ssthresh,
+        "slow start ends at cwnd = ssthresh"
+    );
+    (exit.time.as_secs_f64(), ssthresh as f64 / MSS)
+}
+
+/// When ssthresh was first set: the time and ssthresh of the first sample with a finite one.
+fn ssthresh_set(samples: &[FlowSample]) -> (f64, f64) {
     let exit = samples
         .iter()
         .find(|s| s.ssthresh_bytes.is_some())
@@ -291,12 +313,12 @@ fn slow_start_exit(samples: &[FlowSample]) -> (f64, f64) {
 fn hystart_ack_train_exits_at_the_bdp_before_standard_slow_start_loses() {
     let (standard_loss_time, standard_loss_cwnd, path) = standard_first_loss();
     for detect in ["both", "ack-train"] {
-        let (result, samples) = run(&exit_path(
+        let (result, _, events) = run_with_events(&exit_path(
             2.0,
             &format!("slow_start = \"hystart\"\nslow_start_params = {{ detect = \"{detect}\" }}"),
         ));
         assert_eq!(result.flows[0].retransmissions, 0, "{detect}: no loss");
-        let (time, exit) = slow_start_exit(&samples);
+        let (time, exit) = slow_start_exit(&events, "hystart_ack_train");
         let flight = path.first_flight_above(path.bdp / 2.0);
         let expected = flight + path.bdp / 2.0;
         eprintln!(
@@ -321,12 +343,12 @@ fn hystart_ack_train_exits_at_the_bdp_before_standard_slow_start_loses() {
 #[test]
 fn hystart_delay_signal_exits_one_flight_after_the_queue_exceeds_eta() {
     let (standard_loss_time, _, path) = standard_first_loss();
-    let (result, samples) = run(&exit_path(
+    let (result, _, events) = run_with_events(&exit_path(
         2.0,
         "slow_start = \"hystart\"\nslow_start_params = { detect = \"delay\" }",
     ));
     assert_eq!(result.flows[0].retransmissions, 0);
-    let (time, exit) = slow_start_exit(&samples);
+    let (time, exit) = slow_start_exit(&events, "hystart_delay");
     let expected = path.flight_seeing_delay_increase() + 8.0 * 2.0;
     eprintln!("hystart/delay: exit at {time:.3} s, cwnd {exit:.1} (predicted {expected:.1})");
     assert!(
@@ -346,7 +368,7 @@ fn hystart_delay_signal_exits_one_flight_after_the_queue_exceeds_eta() {
 #[test]
 fn hystart_plus_plus_enters_css_on_the_delay_signal_and_ends_after_five_rounds() {
     let (standard_loss_time, standard_loss_cwnd, path) = standard_first_loss();
-    let (result, samples) = run(&exit_path(2.0, "slow_start = \"hystart++\""));
+    let (result, samples, events) = run_with_events(&exit_path(2.0, "slow_start = \"hystart++\""));
     assert_eq!(result.flows[0].retransmissions, 0);
     // CSS entry: the first sample after which the window grows by a quarter of the ACKed
     // bytes (or less) for 5 ms, instead of one byte per byte.
@@ -365,7 +387,7 @@ fn hystart_plus_plus_enters_css_on_the_delay_signal_and_ends_after_five_rounds()
         (expected_entry - 5.0..=expected_entry + 1.0).contains(&entry_cwnd),
         "CSS from {entry_cwnd:.1}, predicted {expected_entry:.1}"
     );
-    let (exit_time, exit) = slow_start_exit(&samples);
+    let (exit_time, exit) = slow_start_exit(&events, "hystart++_css");
     let expected_exit = (expected_entry + (flight - 16.0) / 4.0) * 1.25f64.powi(4);
     eprintln!(
         "hystart++: CSS at {entry_time:.3} s from {entry_cwnd:.1} (predicted {expected_entry:.1}); \
@@ -387,10 +409,15 @@ fn hystart_plus_plus_enters_css_on_the_delay_signal_and_ends_after_five_rounds()
 #[test]
 fn packet_pair_ssthresh_is_the_path_bdp() {
     let (standard_loss_time, _, _) = standard_first_loss();
-    let (result, samples) = run(&exit_path(2.0, "initial_ssthresh = \"packet-pair\""));
+    let (result, samples, events) =
+        run_with_events(&exit_path(2.0, "initial_ssthresh = \"packet-pair\""));
     assert_eq!(result.flows[0].retransmissions, 0);
     let path = ExitPath::of(&result);
-    let (time, ssthresh) = slow_start_exit(&samples);
+    let (time, ssthresh) = ssthresh_set(&samples);
+    // Slow start goes on until cwnd reaches the estimate, and says why it stopped.
+    let (exit_time, exit) = slow_start_exit(&events, "packet_pair");
+    assert_eq!(exit, ssthresh);
+    assert!(exit_time > time);
     let bdp = 50e6 * (1448.0 / 1500.0) / 8.0 * path.min_rtt / MSS;
     eprintln!("packet-pair: ssthresh {ssthresh:.2} at {time:.3} s, payload BDP {bdp:.2}");
     // Set within the first round trip, from the first flight's ACKs.
@@ -441,8 +468,12 @@ interval = "1ms"
 "#
         )
     };
-    let (with, samples) = run(&path("initial_ssthresh = \"packet-pair\""));
-    let (time, ssthresh) = slow_start_exit(&samples);
+    let (with, samples, events) = run_with_events(&path("initial_ssthresh = \"packet-pair\""));
+    let (time, ssthresh) = ssthresh_set(&samples);
+    // cwnd, far past the estimate, is brought down to it on the ACK that makes it.
+    let (exit_time, exit) = slow_start_exit(&events, "packet_pair");
+    assert_eq!(exit, ssthresh);
+    assert!(exit_time <= time);
     let min_rtt = with.flows[0].min_rtt.expect("RTT sampled").as_secs_f64();
     let bdp = 10e6 * (1448.0 / 1500.0) / 8.0 * min_rtt / MSS;
     let (without, _) = run(&path(""));

@@ -16,6 +16,7 @@ use super::additive_increase::ByteCountedIncrease;
 use super::highspeed_table;
 use super::multiplicative_decrease::multiplicative_decrease;
 use crate::controller::{Ack, CcConfig, CongestionControl, CongestionEvent, TimeoutEvent};
+use crate::metrics::ControllerMetrics;
 use crate::params::{ParamSpec, Params};
 use crate::registry::{AlgorithmInfo, InitialSsthreshUse};
 use crate::slow_start::SlowStart;
@@ -148,6 +149,10 @@ impl CongestionControl for Africa {
         self.cwnd = self.mss;
         self.increase.reset();
         self.slow_start.restart();
+    }
+
+    fn metrics(&self) -> ControllerMetrics {
+        ControllerMetrics::with_slow_start(self.slow_start.as_ref())
     }
 
     fn cwnd(&self) -> u64 {

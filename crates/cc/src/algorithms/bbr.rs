@@ -736,6 +736,20 @@ impl CongestionControl for Bbr {
         true
     }
 
+    fn metrics(&self) -> crate::metrics::ControllerMetrics {
+        crate::metrics::ControllerMetrics {
+            bandwidth_bps: Some(self.btl_bw() * 8.0).filter(|&bw| bw > 0.0),
+            min_rtt: self.rtprop,
+            pacing_gain: Some(self.pacing_gain),
+            cwnd_gain: Some(self.cwnd_gain),
+            // Start-up ends only when the pipe is full (draft §4.3.2.2).
+            slow_start_exit: self
+                .filled_pipe
+                .then_some(crate::metrics::SlowStartExit::FullBandwidth),
+            ..Default::default()
+        }
+    }
+
     fn mode(&self) -> &'static str {
         match self.mode {
             Mode::Startup => "startup",

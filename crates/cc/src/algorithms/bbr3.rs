@@ -1551,6 +1551,30 @@ impl CongestionControl for Bbr3 {
         true
     }
 
+    fn metrics(&self) -> crate::metrics::ControllerMetrics {
+        use crate::metrics::SlowStartExit;
+        let bound = |bytes: u64| (bytes != u64::MAX).then_some(bytes);
+        crate::metrics::ControllerMetrics {
+            bandwidth_bps: Some(self.max_bw() * 8.0).filter(|&bw| bw > 0.0),
+            min_rtt: self.min_rtt,
+            pacing_gain: Some(self.pacing_gain),
+            cwnd_gain: Some(self.cwnd_gain),
+            inflight_hi: bound(self.inflight_longterm),
+            inflight_lo: bound(self.inflight_shortterm),
+            ecn_alpha: self.ecn_eligible.then_some(self.ecn_alpha),
+            // Start-up ends on a bandwidth plateau (full_bw_now) or, through
+            // handle_queue_too_high_in_startup, on too many CE marks or too much loss.
+            slow_start_exit: self.full_bw_reached.then_some(if self.full_bw_now {
+                SlowStartExit::FullBandwidth
+            } else if self.startup_ecn_rounds >= FULL_ECN_COUNT {
+                SlowStartExit::StartupHighEcn
+            } else {
+                SlowStartExit::StartupHighLoss
+            }),
+            ..Default::default()
+        }
+    }
+
     fn mode(&self) -> &'static str {
         match self.mode {
             Mode::Startup => "startup",

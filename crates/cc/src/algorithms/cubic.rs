@@ -21,6 +21,7 @@
 
 use super::multiplicative_decrease::multiplicative_decrease;
 use crate::controller::{Ack, CcConfig, CongestionControl, CongestionEvent, TimeoutEvent};
+use crate::metrics::ControllerMetrics;
 use crate::params::{ParamSpec, Params};
 use crate::registry::{AlgorithmInfo, InitialSsthreshUse};
 use crate::slow_start::{SlowStart, Window};
@@ -320,6 +321,15 @@ impl CongestionControl for Cubic {
         }
     }
 
+    fn metrics(&self) -> ControllerMetrics {
+        let mss = self.mss as f64;
+        ControllerMetrics {
+            w_max: self.w_max.map(|w| (w * mss) as u64),
+            cubic_k_s: self.k_seconds(),
+            ..ControllerMetrics::with_slow_start(self.slow_start.as_ref())
+        }
+    }
+
     fn cwnd(&self) -> u64 {
         // A finite non-negative f64 casts exactly after flooring; cwnd is never below 1 SMSS.
         self.cwnd as u64
@@ -345,6 +355,7 @@ impl CongestionControl for Cubic {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::metrics::SlowStartExit;
     use crate::slow_start::standard::StandardSlowStart;
     use crate::test_support::new_timeout;
     use crate::test_support::{ack, loss, timeout};
@@ -407,6 +418,11 @@ mod tests {
         let k = libm::cbrt(100.0 * (1.0 - BETA) / C);
         assert!((c.k_seconds().unwrap() - k).abs() < 1e-12);
         assert!((k - 4.2172).abs() < 1e-4);
+        // The metrics view reports the same, W_max in bytes.
+        let m = c.metrics();
+        assert_eq!(m.w_max, Some(100 * MSS));
+        assert!((m.cubic_k_s.unwrap() - k).abs() < 1e-12);
+        assert_eq!(m.slow_start_exit, Some(SlowStartExit::SsthreshReached));
     }
 
     #[test]

@@ -28,6 +28,7 @@
 
 use super::westwood_filter::{BweVariant, DEFAULT_FILTER_GAIN, WestwoodBandwidthEstimator};
 use crate::controller::{Ack, CcConfig, CongestionControl, CongestionEvent, TimeoutEvent};
+use crate::metrics::ControllerMetrics;
 use crate::params::ParamSpec;
 use crate::registry::{AlgorithmInfo, InitialSsthreshUse};
 use crate::slow_start::{SlowStart, Window};
@@ -260,6 +261,10 @@ impl CongestionControl for Fusion {
         self.reno = self.mss;
         self.forget_round_change();
         self.slow_start.restart();
+    }
+
+    fn metrics(&self) -> ControllerMetrics {
+        ControllerMetrics::with_slow_start(self.slow_start.as_ref())
     }
 
     fn cwnd(&self) -> u64 {

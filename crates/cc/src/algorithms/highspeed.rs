@@ -10,6 +10,7 @@ use super::additive_increase::ByteCountedIncrease;
 use super::highspeed_table::{self, LOW_WINDOW};
 use super::multiplicative_decrease::multiplicative_decrease;
 use crate::controller::{Ack, CcConfig, CongestionControl, CongestionEvent, TimeoutEvent};
+use crate::metrics::ControllerMetrics;
 use crate::registry::{AlgorithmInfo, InitialSsthreshUse};
 use crate::slow_start::SlowStart;
 
@@ -92,6 +93,10 @@ impl CongestionControl for HighSpeed {
         self.cwnd = self.mss;
         self.increase.reset();
         self.slow_start.restart();
+    }
+
+    fn metrics(&self) -> ControllerMetrics {
+        ControllerMetrics::with_slow_start(self.slow_start.as_ref())
     }
 
     fn cwnd(&self) -> u64 {

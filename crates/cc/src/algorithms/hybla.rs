@@ -27,6 +27,7 @@
 use super::additive_increase::ByteCountedIncrease;
 use super::multiplicative_decrease::multiplicative_decrease;
 use crate::controller::{Ack, CcConfig, CongestionControl, CongestionEvent, TimeoutEvent};
+use crate::metrics::{ControllerMetrics, SlowStartExit};
 use crate::params::{ParamSpec, Params};
 use crate::registry::{AlgorithmInfo, InitialSsthreshUse};
 use crate::slow_start::packet_pair::HoeEstimator;
@@ -159,6 +160,20 @@ impl CongestionControl for Hybla {
         self.reset_growth();
         if let Some(hoe) = &mut self.hoe {
             hoe.restart();
+        }
+    }
+
+    fn metrics(&self) -> ControllerMetrics {
+        // Slow start ends at ssthresh: Hoe's estimate if that is still the threshold.
+        let estimate = self.hoe.as_ref().and_then(HoeEstimator::estimate);
+        ControllerMetrics {
+            min_rtt: self.rtt_min,
+            slow_start_exit: Some(if estimate == Some(self.ssthresh) {
+                SlowStartExit::PacketPair
+            } else {
+                SlowStartExit::SsthreshReached
+            }),
+            ..ControllerMetrics::default()
         }
     }
 

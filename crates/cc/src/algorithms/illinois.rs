@@ -16,6 +16,7 @@
 //! Slow start is the swappable [`SlowStart`] part.
 
 use crate::controller::{Ack, CcConfig, CongestionControl, CongestionEvent, TimeoutEvent};
+use crate::metrics::ControllerMetrics;
 use crate::params::{ParamSpec, Params};
 use crate::registry::{AlgorithmInfo, InitialSsthreshUse};
 use crate::slow_start::SlowStart;
@@ -273,6 +274,10 @@ impl CongestionControl for Illinois {
 
     fn on_packet_sent(&mut self, now: crate::time::SimTime, bytes: u64, bytes_in_flight: u64) {
         self.rounds.on_packet_sent(now, bytes, bytes_in_flight);
+    }
+
+    fn metrics(&self) -> ControllerMetrics {
+        ControllerMetrics::with_slow_start(self.slow_start.as_ref())
     }
 
     fn cwnd(&self) -> u64 {

@@ -17,6 +17,7 @@
 //! is the type parameter `R` of [`VegasCore`].
 
 use crate::controller::{Ack, CcConfig, CongestionControl, CongestionEvent, TimeoutEvent};
+use crate::metrics::{ControllerMetrics, SlowStartExit};
 use crate::params::{ParamSpec, Params};
 use crate::registry::{AlgorithmInfo, InitialSsthreshUse};
 
@@ -177,6 +178,10 @@ pub struct VegasCore<R> {
     /// Paper congestion avoidance: the increase decided at the end of the last round.
     increase: Option<SpreadIncrease>,
     rule: R,
+    /// Δ of the last finished round that had one, packets (for [`ControllerMetrics`]).
+    last_delta: Option<f64>,
+    /// The current (or last) slow start ended because Δ exceeded γ.
+    left_by_gamma: bool,
 }
 
 /// TCP Vegas.
@@ -210,6 +215,8 @@ impl<R: AvoidanceRule> VegasCore<R> {
             growth_round: true,
             increase: None,
             rule,
+            last_delta: None,
+            left_by_gamma: false,
         }
     }
 
@@ -262,6 +269,9 @@ impl<R: AvoidanceRule> VegasCore<R> {
             self.cwnd = self.cwnd.max(increase.target);
         }
         let delta = self.queue_estimate(round);
+        if delta.is_some() {
+            self.last_delta = delta;
+        }
         if self.in_slow_start() {
             // Dynamic Vegas: "Slow Start: values of incr1 and incr2 are set to zero."
             self.rule.reset();
@@ -274,6 +284,7 @@ impl<R: AvoidanceRule> VegasCore<R> {
                         // ns-2: leave slow start and give back 1/8 of the window.
                         self.cwnd = (self.cwnd - self.cwnd / 8).max(self.floor());
                         self.ssthresh = self.cwnd;
+                        self.left_by_gamma = true;
                     } else {
                         self.growth_round = true;
                     }
@@ -281,6 +292,7 @@ impl<R: AvoidanceRule> VegasCore<R> {
                 Variant::Linux => {
                     if delta.is_some_and(|d| d > self.settings.gamma) {
                         self.leave_slow_start_linux(round);
+                        self.left_by_gamma = !self.in_slow_start();
                     }
                 }
             }
@@ -436,6 +448,7 @@ impl<R: AvoidanceRule> CongestionControl for VegasCore<R> {
         self.growth_round = true;
         self.rounds.restart();
         self.rule.reset();
+        self.left_by_gamma = false;
     }
 
     fn on_recovery_exit(&mut self, _now: crate::time::SimTime) {
@@ -444,6 +457,19 @@ impl<R: AvoidanceRule> CongestionControl for VegasCore<R> {
 
     fn on_packet_sent(&mut self, now: crate::time::SimTime, bytes: u64, bytes_in_flight: u64) {
         self.rounds.on_packet_sent(now, bytes, bytes_in_flight);
+    }
+
+    fn metrics(&self) -> ControllerMetrics {
+        ControllerMetrics {
+            min_rtt: self.rounds.base_rtt(),
+            backlog_segments: self.last_delta,
+            slow_start_exit: Some(if self.left_by_gamma {
+                SlowStartExit::VegasGamma
+            } else {
+                SlowStartExit::SsthreshReached
+            }),
+            ..ControllerMetrics::default()
+        }
     }
 
     fn cwnd(&self) -> u64 {
@@ -596,9 +622,18 @@ mod tests {
         assert_eq!(v.cwnd(), 40 * MSS);
         // Round 4 holds at 110 ms: Δ = 40·10/110 = 3.64 > γ = 1 → leave slow start with
         // cwnd − cwnd/8 = 40 − 5 = 35 packets, ssthresh = cwnd.
+        assert_eq!(
+            v.metrics().slow_start_exit,
+            Some(SlowStartExit::SsthreshReached)
+        );
         path.round(&mut v, ms(110), 1);
         assert_eq!((v.cwnd(), v.ssthresh()), (35 * MSS, 35 * MSS));
         assert_eq!(v.mode(), "congestion_avoidance");
+        // The metrics view: BaseRTT 100 ms, Δ of that round, and why slow start ended.
+        let m = v.metrics();
+        assert_eq!(m.min_rtt, Some(ms(100)));
+        assert!((m.backlog_segments.unwrap() - 40.0 * 10.0 / 110.0).abs() < 1e-9);
+        assert_eq!(m.slow_start_exit, Some(SlowStartExit::VegasGamma));
     }
 
     #[test]
@@ -631,6 +666,8 @@ mod tests {
         // cwnd = min(80, 72 + 1) = 73, ssthresh = 73.
         path.round(&mut v, ms(110), 1);
         assert_eq!((v.cwnd(), v.ssthresh()), (73 * MSS, 73 * MSS));
+        assert_eq!(v.metrics().backlog_segments, Some(8.0));
+        assert_eq!(v.metrics().slow_start_exit, Some(SlowStartExit::VegasGamma));
     }
 
     #[test]

@@ -17,6 +17,7 @@
 //! "window" of ACKs is cwnd bytes acknowledged, also with delayed ACKs.
 
 use crate::controller::{Ack, CcConfig, CongestionControl, CongestionEvent, TimeoutEvent};
+use crate::metrics::ControllerMetrics;
 use crate::params::ParamSpec;
 use crate::registry::{AlgorithmInfo, InitialSsthreshUse};
 use crate::slow_start::SlowStart;
@@ -180,6 +181,10 @@ impl CongestionControl for Veno {
         self.cwnd = self.mss;
         self.bytes_acked_in_ca = 0;
         self.slow_start.restart();
+    }
+
+    fn metrics(&self) -> ControllerMetrics {
+        ControllerMetrics::with_slow_start(self.slow_start.as_ref())
     }
 
     fn cwnd(&self) -> u64 {

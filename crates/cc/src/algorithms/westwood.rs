@@ -18,6 +18,7 @@ use super::westwood_filter::{BweVariant, DEFAULT_FILTER_GAIN, WestwoodBandwidthE
 use crate::controller::{
     Ack, CcConfig, CongestionControl, CongestionEvent, TimeoutEvent, half_flight_ssthresh,
 };
+use crate::metrics::ControllerMetrics;
 use crate::params::ParamSpec;
 use crate::registry::{AlgorithmInfo, InitialSsthreshUse};
 use crate::slow_start::SlowStart;
@@ -147,6 +148,14 @@ impl CongestionControl for Westwood {
         self.slow_start.restart();
     }
 
+    fn metrics(&self) -> ControllerMetrics {
+        ControllerMetrics {
+            bandwidth_bps: self.bwe.bandwidth().map(|bytes_per_s| bytes_per_s * 8.0),
+            min_rtt: self.bwe.rtt_min(),
+            ..ControllerMetrics::with_slow_start(self.slow_start.as_ref())
+        }
+    }
+
     fn cwnd(&self) -> u64 {
         self.cwnd
     }
@@ -213,6 +222,10 @@ mod tests {
         measure_100kbps(&mut w, 100, 80);
         // Slow start grew cwnd from 10 to 21 MSS over the 11 ACKs (+1 MSS each).
         assert_eq!(w.cwnd(), 21 * MSS);
+        // The metrics view: BWE = 100,000 B/s = 800 kbit/s, RTT_min = 80 ms.
+        let m = w.metrics();
+        assert!((m.bandwidth_bps.unwrap() / 800_000.0 - 1.0).abs() < 1e-9);
+        assert_eq!(m.min_rtt, Some(SimDuration::from_millis(80)));
         // BWE * RTT_min = 100,000 B/s * 0.080 s = 8,000 B = 8 segments.
         w.on_congestion_event(&loss(21 * MSS));
         assert_eq!(w.ssthresh(), 8 * MSS);

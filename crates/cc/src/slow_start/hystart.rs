@@ -25,6 +25,7 @@ use super::round::RoundTracker;
 use super::standard::StandardSlowStart;
 use super::{SlowStart, SlowStartInfo, Window};
 use crate::controller::{Ack, CcConfig};
+use crate::metrics::SlowStartExit;
 use crate::params::{ParamSpec, Params};
 use crate::time::{SimDuration, SimTime};
 
@@ -121,8 +122,9 @@ pub struct HyStart {
     settings: HyStartSettings,
     growth: StandardSlowStart,
     rounds: RoundTracker,
-    /// An exit was found; HyStart stays quiet until the next timeout (Linux `found`).
-    found: bool,
+    /// The signal that ended this slow start; HyStart stays quiet until the next timeout
+    /// (Linux `found`).
+    found: Option<SlowStartExit>,
     /// Smallest RTT sample since the start or the last timeout (Linux `delay_min`).
     min_rtt: Option<SimDuration>,
     /// When the current round's first ACK arrived (Linux `round_start`).
@@ -141,7 +143,7 @@ impl HyStart {
             settings,
             growth: StandardSlowStart::with_abc_limit(config, settings.abc_limit),
             rounds: RoundTracker::new(),
-            found: false,
+            found: None,
             min_rtt: None,
             round_start: SimTime::ZERO,
             last_train_ack: SimTime::ZERO,
@@ -153,11 +155,11 @@ impl HyStart {
 
     /// Whether HyStart has ended this slow start.
     pub fn found(&self) -> bool {
-        self.found
+        self.found.is_some()
     }
 
-    /// Measure this ACK; return whether slow start should end here.
-    fn detect(&mut self, window: &Window, ack: &Ack) -> bool {
+    /// Measure this ACK; return the signal if slow start should end here.
+    fn detect(&mut self, window: &Window, ack: &Ack) -> Option<SlowStartExit> {
         if self.rounds.on_ack(ack) {
             // Linux bictcp_hystart_reset: the round and the ACK train start at this ACK.
             self.round_start = ack.now;
@@ -167,9 +169,7 @@ impl HyStart {
             self.round_samples = 0;
         }
         // Linux cubictcp_acked: ACKs without an RTT sample do not feed HyStart.
-        let Some(rtt) = ack.rtt else {
-            return false;
-        };
+        let rtt = ack.rtt?;
         let min_rtt = self.min_rtt.map_or(rtt, |m| m.min(rtt));
         self.min_rtt = Some(min_rtt);
 
@@ -202,7 +202,7 @@ impl HyStart {
             self.last_train_ack = ack.now;
         }
         if window.cwnd < self.settings.low_window.saturating_mul(window.mss) {
-            return false;
+            return None;
         }
         // Ha & Rhee: the train of closely spaced ACKs lasted more than minRTT/2 (Linux: the
         // unpaced threshold delay_min >> 1; no TSO/GRO cushion, see the docs).
@@ -210,7 +210,7 @@ impl HyStart {
             && in_train
             && ack.now.saturating_since(self.round_start) > min_rtt / 2
         {
-            return true;
+            return Some(SlowStartExit::HystartAckTrain);
         }
         if self.settings.delay_increase && delay_test_due {
             // η = clamp(minRTT/8, 4 ms, 16 ms) (Linux HYSTART_DELAY_THRESH(delay_min >> 3)).
@@ -223,10 +223,10 @@ impl HyStart {
                 (_, None) => false,
             };
             if increased {
-                return true;
+                return Some(SlowStartExit::HystartDelay);
             }
         }
-        false
+        None
     }
 }
 
@@ -238,9 +238,11 @@ impl SlowStart for HyStart {
     fn on_ack(&mut self, window: &mut Window, ack: &Ack) {
         // As in Linux, detection (pkts_acked) runs before growth (cong_avoid): the ACK that
         // finds the exit adds nothing in slow start.
-        if !self.found && self.detect(window, ack) {
-            self.found = true;
-            window.ssthresh = window.cwnd;
+        if self.found.is_none() {
+            self.found = self.detect(window, ack);
+            if self.found.is_some() {
+                window.ssthresh = window.cwnd;
+            }
         }
         if window.cwnd < window.ssthresh {
             self.growth.on_ack(window, ack);
@@ -251,11 +253,15 @@ impl SlowStart for HyStart {
         // Linux cubictcp_state(TCP_CA_Loss): bictcp_reset (found, delay_min) and
         // bictcp_hystart_reset (a new round at the next ACK).
         self.rounds.reset();
-        self.found = false;
+        self.found = None;
         self.min_rtt = None;
         self.round_min_rtt = None;
         self.round_samples = 0;
         self.previous_round_min_rtt = None;
+    }
+
+    fn exit_cause(&self) -> SlowStartExit {
+        self.found.unwrap_or(SlowStartExit::SsthreshReached)
     }
 }
 
@@ -347,8 +353,10 @@ mod tests {
             );
         }
         assert_eq!(w.cwnd, 151 * MSS);
+        assert_eq!(hs.exit_cause(), SlowStartExit::SsthreshReached);
         hs.on_ack(&mut w, &ack_of(51, 200, 1_051_000, 100_000));
         assert!(hs.found());
+        assert_eq!(hs.exit_cause(), SlowStartExit::HystartAckTrain);
         assert_eq!((w.cwnd, w.ssthresh), (151 * MSS, 151 * MSS));
     }
 
@@ -376,6 +384,7 @@ mod tests {
             first_exit(&mut hs, 20, &[100_000, 113_000], 10, 5000),
             Some((1, 7))
         );
+        assert_eq!(hs.exit_cause(), SlowStartExit::HystartDelay);
         // 112 ms < 112.5 ms: no exit.
         let mut hs = hystart(previous_round());
         assert_eq!(
@@ -514,6 +523,7 @@ mod tests {
         assert_eq!(w.cwnd, 300 * MSS);
         hs.restart();
         assert!(!hs.found());
+        assert_eq!(hs.exit_cause(), SlowStartExit::SsthreshReached);
         assert_eq!(
             first_exit(&mut hs, 100, &[100_000], 100, 1000),
             Some((0, 51))

@@ -22,6 +22,7 @@
 use super::round::RoundTracker;
 use super::{SlowStart, SlowStartInfo, Window};
 use crate::controller::{Ack, CcConfig};
+use crate::metrics::SlowStartExit;
 use crate::params::{ParamSpec, Params};
 use crate::time::SimDuration;
 
@@ -129,6 +130,8 @@ pub struct HyStartPlusPlus {
     css_round_count: u32,
     /// Growth bytes not yet added because of the division by CSS_GROWTH_DIVISOR.
     css_remainder: u64,
+    /// CSS ended this slow start (ssthresh = cwnd after CSS_ROUNDS).
+    css_completed: bool,
 }
 
 impl HyStartPlusPlus {
@@ -143,6 +146,7 @@ impl HyStartPlusPlus {
             css_baseline_min_rtt: None,
             css_round_count: 0,
             css_remainder: 0,
+            css_completed: false,
         }
     }
 
@@ -188,6 +192,7 @@ impl SlowStart for HyStartPlusPlus {
                     // "enter congestion avoidance by setting the ssthresh to the current cwnd"
                     window.ssthresh = window.cwnd;
                     self.phase = Phase::Off;
+                    self.css_completed = true;
                     return;
                 }
             }
@@ -247,6 +252,15 @@ impl SlowStart for HyStartPlusPlus {
     fn restart(&mut self) {
         // RFC 9406 §4.3: later slow starts use standard slow start.
         self.phase = Phase::Off;
+        self.css_completed = false;
+    }
+
+    fn exit_cause(&self) -> SlowStartExit {
+        if self.css_completed {
+            SlowStartExit::HystartPlusPlusCss
+        } else {
+            SlowStartExit::SsthreshReached
+        }
     }
 }
 
@@ -355,10 +369,15 @@ mod tests {
         assert_eq!(d.cwnd_segments(), 51.0);
         // Round 6's first ACK completes the 5th CSS round (round 1, partial, counts):
         // ssthresh = cwnd = 51 segments and no growth on that ACK.
+        assert_eq!(d.hs.exit_cause(), SlowStartExit::SsthreshReached);
         d.start_round(10);
         d.ack(113_000);
         assert_eq!(d.hs.phase(), Phase::Off);
         assert_eq!((d.w.cwnd, d.w.ssthresh), (51 * MSS, 51 * MSS));
+        assert_eq!(d.hs.exit_cause(), SlowStartExit::HystartPlusPlusCss);
+        // A timeout's slow start is standard and ends at ssthresh.
+        d.hs.restart();
+        assert_eq!(d.hs.exit_cause(), SlowStartExit::SsthreshReached);
     }
 
     #[test]

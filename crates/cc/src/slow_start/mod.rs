@@ -14,6 +14,7 @@ pub mod smooth_start;
 pub mod standard;
 
 use crate::controller::{Ack, CcConfig};
+use crate::metrics::SlowStartExit;
 use crate::params::{ParamSpec, Params};
 
 /// The part of the window state a slow-start variant may change.
@@ -33,6 +34,14 @@ pub trait SlowStart: Send {
 
     /// Slow start begins again (after a retransmission timeout): forget per-episode state.
     fn restart(&mut self) {}
+
+    /// Why slow start ended, asked right after an [`SlowStart::on_ack`] that left
+    /// `cwnd ≥ ssthresh`. A variant that ends slow start early (lowering ssthresh) says which
+    /// of its signals did; the default, for variants that never do, is that cwnd reached
+    /// ssthresh.
+    fn exit_cause(&self) -> SlowStartExit {
+        SlowStartExit::SsthreshReached
+    }
 
     /// [`SlowStart::on_ack`] for a controller that keeps cwnd and ssthresh as fields.
     fn grow(&mut self, cwnd: &mut u64, ssthresh: &mut u64, mss: u64, ack: &Ack) {

@@ -18,6 +18,7 @@
 
 use super::{SlowStart, Window};
 use crate::controller::{Ack, CcConfig};
+use crate::metrics::SlowStartExit;
 use crate::time::{SimDuration, SimTime};
 
 /// ACKs in the least-squares fit (Hoe: three).
@@ -31,6 +32,8 @@ pub fn wrap(inner: Box<dyn SlowStart>, config: &CcConfig) -> Box<dyn SlowStart> 
 pub struct PacketPairSsthresh {
     inner: Box<dyn SlowStart>,
     estimator: HoeEstimator,
+    /// The estimate is this slow start's ssthresh (set, and no timeout since).
+    estimate_in_force: bool,
 }
 
 impl PacketPairSsthresh {
@@ -38,6 +41,7 @@ impl PacketPairSsthresh {
         PacketPairSsthresh {
             inner,
             estimator: HoeEstimator::new(config),
+            estimate_in_force: false,
         }
     }
 
@@ -150,6 +154,7 @@ impl SlowStart for PacketPairSsthresh {
     fn on_ack(&mut self, window: &mut Window, ack: &Ack) {
         if let Some(estimate) = self.estimator.on_ack(ack) {
             window.ssthresh = estimate;
+            self.estimate_in_force = true;
         }
         // An estimate at or below cwnd ends slow start at once.
         if window.cwnd < window.ssthresh {
@@ -161,6 +166,16 @@ impl SlowStart for PacketPairSsthresh {
         // The estimate is made once; an unfinished train is not continued across a timeout.
         self.estimator.restart();
         self.inner.restart();
+        self.estimate_in_force = false;
+    }
+
+    /// The wrapped variant's own signal if it ended slow start early; otherwise cwnd
+    /// reached the packet-pair estimate, or (after a timeout) the ssthresh set then.
+    fn exit_cause(&self) -> SlowStartExit {
+        match self.inner.exit_cause() {
+            SlowStartExit::SsthreshReached if self.estimate_in_force => SlowStartExit::PacketPair,
+            cause => cause,
+        }
     }
 }
 
@@ -268,6 +283,10 @@ mod tests {
         // Two ACKs grew cwnd (102 segments = 147 696 bytes); the third set ssthresh below
         // it and the wrapped variant was not called.
         assert_eq!((w.cwnd, w.ssthresh), (102 * MSS, BDP_10MBPS_100MS));
+        assert_eq!(pp.exit_cause(), SlowStartExit::PacketPair);
+        // After a timeout ssthresh is the controller's again.
+        pp.restart();
+        assert_eq!(pp.exit_cause(), SlowStartExit::SsthreshReached);
     }
 
     #[test]

@@ -22,6 +22,7 @@
 use super::segments::SegmentCounter;
 use super::{SlowStart, SlowStartInfo, Window};
 use crate::controller::Ack;
+use crate::metrics::SlowStartExit;
 use crate::params::{ParamSpec, Params};
 
 /// The paper's four probe strategies: (name, depth m, lag points n). "Coarse"/"fine" insert
@@ -189,6 +190,16 @@ impl SlowStart for SmoothStart {
     fn restart(&mut self) {
         self.written_cwnd = None;
         self.segments.reset();
+    }
+
+    /// Smooth-start never lowers ssthresh: slow start ends when cwnd reaches it, through the
+    /// lag-point phase unless m or n is 0 (plain slow start).
+    fn exit_cause(&self) -> SlowStartExit {
+        if self.depth > 0 && self.lag_points > 0 {
+            SlowStartExit::SmoothStart
+        } else {
+            SlowStartExit::SsthreshReached
+        }
     }
 }
 
@@ -393,7 +404,9 @@ mod tests {
 
     #[test]
     fn depth_or_lag_points_zero_is_standard_slow_start() {
+        assert_eq!(probe("fine-4").exit_cause(), SlowStartExit::SmoothStart);
         for mut ss in [SmoothStart::new(0, 2), SmoothStart::new(2, 0)] {
+            assert_eq!(ss.exit_cause(), SlowStartExit::SsthreshReached);
             let mut w = window(40, 64);
             ss.on_ack(&mut w, &ack(MSS));
             assert_eq!(w.cwnd, 41 * MSS);

@@ -11,7 +11,11 @@
 //! A retransmission timeout (RFC 6298) presumes all outstanding data lost and resends it from
 //! `snd_una` under the controller's loss window, as Linux's `tcp_enter_loss` does.
 
-use cclab_cc::{Ack, CongestionControl, CongestionEvent, SimDuration, SimTime, TimeoutEvent};
+use cclab_cc::metrics::is_slow_start_mode;
+use cclab_cc::{
+    Ack, CongestionControl, CongestionEvent, SimDuration, SimTime, SlowStartExit, TimeoutEvent,
+    UNLIMITED,
+};
 use cclab_scenario::Recovery;
 
 use crate::histogram::Histogram;
@@ -20,6 +24,7 @@ use crate::tcp::delivery_rate::{AckRateState, DeliveryRate};
 use crate::tcp::rtt::RttEstimator;
 use crate::tcp::scoreboard::Scoreboard;
 use crate::tcp::small_queues::SmallQueues;
+use crate::trace::{FlowEvent, FlowEventKind};
 
 /// RFC 5681 §3.2 / RFC 6675 DupThresh.
 const DUP_THRESH: u64 = 3;
@@ -60,6 +65,32 @@ pub enum LossState {
     Cwr {
         point: u64,
     },
+}
+
+/// The controller call after which a mode change was seen (the `detail` of a mode event).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ModeCause {
+    Start,
+    Ack,
+    Loss,
+    Ecn,
+    Timeout,
+    RecoveryEnd,
+    Send,
+}
+
+impl ModeCause {
+    fn name(self) -> &'static str {
+        match self {
+            ModeCause::Start => "start",
+            ModeCause::Ack => "ack",
+            ModeCause::Loss => "loss",
+            ModeCause::Ecn => "ecn",
+            ModeCause::Timeout => "timeout",
+            ModeCause::RecoveryEnd => "recovery_end",
+            ModeCause::Send => "send",
+        }
+    }
 }
 
 /// RFC 6937 state for one recovery episode.
@@ -125,6 +156,10 @@ pub struct Sender {
     send_deadline: Option<SimTime>,
     small_queues: Option<SmallQueues>,
     data_end: u64,
+    /// The controller's mode label when last looked at, to see it change.
+    mode: &'static str,
+    /// Flow events not yet collected by the simulator (rare; the buffer is reused).
+    events: Vec<FlowEvent>,
     pub stats: SenderStats,
 }
 
@@ -156,6 +191,8 @@ impl Sender {
                 .nic_rate_bps
                 .map(|rate| SmallQueues::new(rate, config.mss + config.header_bytes)),
             data_end,
+            mode: "",
+            events: Vec::new(),
             stats: SenderStats::default(),
             config,
             cc,
@@ -262,7 +299,77 @@ impl Sender {
     /// The application starts (or the flow is created at `now`).
     pub fn start(&mut self, now: SimTime, out: &mut Vec<Packet>) {
         self.next_send_time = now;
+        self.mode = "";
+        self.check_mode(now, ModeCause::Start);
         self.transmit(now, out);
+    }
+
+    /// Move the flow events recorded since the last call to `into`.
+    pub fn take_events(&mut self, into: &mut Vec<FlowEvent>) {
+        into.append(&mut self.events);
+    }
+
+    /// Whether flow events wait to be collected.
+    pub fn has_events(&self) -> bool {
+        !self.events.is_empty()
+    }
+
+    /// Record a mode change made by the controller call just done. On the hot path this is
+    /// one label comparison (labels are `&'static str`: same address and length, same label).
+    #[inline]
+    fn check_mode(&mut self, now: SimTime, cause: ModeCause) {
+        let mode = self.cc.mode();
+        if !std::ptr::eq(mode, self.mode) {
+            self.mode_changed(now, mode, cause);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn mode_changed(&mut self, now: SimTime, mode: &'static str, cause: ModeCause) {
+        let from = std::mem::replace(&mut self.mode, mode);
+        if from == mode {
+            return; // the same label from another string literal
+        }
+        self.record(now, FlowEventKind::Mode, from, mode, cause.name());
+        if !is_slow_start_mode(from) || is_slow_start_mode(mode) || cause == ModeCause::Start {
+            return;
+        }
+        let exit = match cause {
+            ModeCause::Loss => Some(SlowStartExit::Loss),
+            ModeCause::Ecn => Some(SlowStartExit::Ecn),
+            ModeCause::Timeout => Some(SlowStartExit::Timeout),
+            // The controller (or its slow-start part) decided on an ACK; one that does not
+            // say why left slow start by reaching ssthresh if cwnd is there.
+            _ => self.cc.metrics().slow_start_exit.or_else(|| {
+                (self.cc.cwnd() >= self.cc.ssthresh()).then_some(SlowStartExit::SsthreshReached)
+            }),
+        };
+        let detail = exit.map_or("", SlowStartExit::name);
+        self.record(now, FlowEventKind::SlowStartExit, from, mode, detail);
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn record(
+        &mut self,
+        now: SimTime,
+        kind: FlowEventKind,
+        from: &'static str,
+        to: &'static str,
+        detail: &'static str,
+    ) {
+        let ssthresh = self.cc.ssthresh();
+        self.events.push(FlowEvent {
+            time: now,
+            flow: self.config.flow,
+            kind,
+            from,
+            to,
+            detail,
+            cwnd_bytes: self.cc.cwnd(),
+            ssthresh_bytes: (ssthresh != UNLIMITED).then_some(ssthresh),
+        });
     }
 
     /// An ACK arrived.
@@ -377,6 +484,7 @@ impl Sender {
                 in_recovery,
                 cwnd_limited,
             });
+            self.check_mode(now, ModeCause::Ack);
         }
         // The window during a reduction. PRR runs on the ACK that starts recovery too
         // (RFC 6937 §3); Reno inflation starts with the next duplicate (RFC 5681 §3.2 step 4).
@@ -456,6 +564,7 @@ impl Sender {
             LossState::Loss { point } => {
                 if una >= point {
                     self.state = LossState::Open;
+                    self.record(now, FlowEventKind::TimeoutRecoveryEnd, "", "", "");
                 }
             }
         }
@@ -468,6 +577,12 @@ impl Sender {
     /// retransmission starts a new episode inside recovery (FlightSize then counts all the
     /// data SACKed above the holes).
     fn enter_recovery(&mut self, now: SimTime, flight: u64, reduce: bool) {
+        let detail = match (self.state, self.config.recovery) {
+            (LossState::Recovery { .. } | LossState::Loss { .. }, _) => "retransmission_lost",
+            (_, Recovery::Reno) => "reno",
+            (_, Recovery::NewReno) => "newreno",
+            (_, Recovery::Sack) => "sack",
+        };
         self.episode += 1;
         let point = self.board.snd_nxt();
         self.state = LossState::Recovery { point };
@@ -477,6 +592,8 @@ impl Sender {
         if reduce {
             self.congestion_event(now, flight);
         }
+        self.record(now, FlowEventKind::RecoveryStart, "", "", detail);
+        self.check_mode(now, ModeCause::Loss);
         self.prr = Prr {
             delivered: 0,
             out: 0,
@@ -505,6 +622,8 @@ impl Sender {
         };
         self.stats.ecn_reductions += 1;
         self.congestion_event(now, flight);
+        self.record(now, FlowEventKind::EcnReductionStart, "", "", "");
+        self.check_mode(now, ModeCause::Ecn);
         self.prr = Prr {
             delivered: 0,
             out: 0,
@@ -531,9 +650,15 @@ impl Sender {
     }
 
     fn exit_recovery(&mut self, now: SimTime) {
+        let kind = match self.state {
+            LossState::Cwr { .. } => FlowEventKind::EcnReductionEnd,
+            _ => FlowEventKind::RecoveryEnd,
+        };
         self.state = LossState::Open;
         self.retransmit_now = false;
         self.cc.on_recovery_exit(now);
+        self.record(now, kind, "", "", "");
+        self.check_mode(now, ModeCause::RecoveryEnd);
     }
 
     /// RFC 6937 §3: proportional rate reduction with the slow-start reduction bound
@@ -597,13 +722,21 @@ impl Sender {
             now,
             bytes_in_flight: flight,
         };
-        if self.timeout_is_new_congestion_event(una) {
+        let new_congestion_event = self.timeout_is_new_congestion_event(una);
+        if new_congestion_event {
             self.cc.on_timeout_congestion_event(&event);
         }
         self.una_at_last_timeout = Some(una);
         self.episode += 1;
         self.retransmit_now = false;
         self.cc.on_retransmission_timeout(&event);
+        let detail = if new_congestion_event {
+            ""
+        } else {
+            "ssthresh_held"
+        };
+        self.record(now, FlowEventKind::Timeout, "", "", detail);
+        self.check_mode(now, ModeCause::Timeout);
         self.board.on_timeout();
         let point = self.board.snd_nxt();
         self.state = LossState::Loss { point };
@@ -641,6 +774,7 @@ impl Sender {
     /// Send as much as the window, the receive window, pacing, TCP Small Queues and the
     /// application allow.
     fn transmit(&mut self, now: SimTime, out: &mut Vec<Packet>) {
+        let packets_before = self.stats.packets_sent;
         let mut blocked_by_window = false;
         loop {
             let retransmission = self.board.next_retransmission();
@@ -692,6 +826,10 @@ impl Sender {
         // not the window, stopped this attempt.
         let window_full = self.pipe() + self.config.mss > self.window();
         self.validate_cwnd(blocked_by_window || window_full);
+        // `on_packet_sent` may change the mode (BBR ends ProbeRTT after an idle period).
+        if self.stats.packets_sent != packets_before {
+            self.check_mode(now, ModeCause::Send);
+        }
     }
 
     /// TCP Small Queues: `Some(when)` if the next packet must wait for the NIC to drain.

@@ -13,8 +13,8 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use cclab_cc::{
-    Ack, AlgorithmInfo, CcConfig, CongestionControl, CongestionEvent, Params, SimTime, SlowStart,
-    TimeoutEvent,
+    Ack, AlgorithmInfo, CcConfig, CongestionControl, CongestionEvent, ControllerMetrics, Params,
+    SimTime, SlowStart, TimeoutEvent,
 };
 use cclab_scenario::Scenario;
 use cclab_sim::{FlowSample, MemorySink, RunResult, Simulation};
@@ -105,6 +105,8 @@ pub struct Seen {
     pub ssthresh: u64,
     pub pacing_rate: Option<u64>,
     pub mode: &'static str,
+    /// What the controller reports about its model ([`CongestionControl::metrics`]).
+    pub metrics: ControllerMetrics,
     /// Controller-specific state, see [`Probed::state`].
     pub state: [f64; 4],
 }
@@ -139,6 +141,7 @@ impl<C: Probed> Probe<C> {
             ssthresh: self.inner.ssthresh(),
             pacing_rate: self.inner.pacing_rate(),
             mode: self.inner.mode(),
+            metrics: self.inner.metrics(),
             state: self.inner.state(),
         };
         OBSERVER.with(|o| {
@@ -198,6 +201,9 @@ impl<C: Probed> CongestionControl for Probe<C> {
     }
     fn mode(&self) -> &'static str {
         self.inner.mode()
+    }
+    fn metrics(&self) -> ControllerMetrics {
+        self.inner.metrics()
     }
 }
 
