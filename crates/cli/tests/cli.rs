@@ -73,7 +73,7 @@ fn run_writes_the_contract_folder_and_is_deterministic() {
         assert!(a.join(file).exists(), "{file} missing");
     }
     assert_eq!(summary_without_wall_time(&a), summary_without_wall_time(&b));
-    for file in ["timeseries.csv", "queue.csv"] {
+    for file in ["timeseries.csv", "queue.csv", "events.csv"] {
         assert_eq!(
             std::fs::read(a.join(file)).unwrap(),
             std::fs::read(b.join(file)).unwrap(),
@@ -87,6 +87,25 @@ fn run_writes_the_contract_folder_and_is_deterministic() {
         .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
         .collect();
     assert!(leftovers.is_empty(), "{leftovers:?}");
+
+    // events.csv (docs/outputs.md): its columns, rows in time order, and each flow's first
+    // row its start (flows 0 and 1 at 0 s, flow 2 at 1 s) in its first mode, slow start.
+    let events = std::fs::read_to_string(a.join("events.csv")).unwrap();
+    let mut lines = events.lines();
+    assert_eq!(
+        lines.next(),
+        Some("time_s,flow,event,from,to,detail,cwnd_bytes,ssthresh_bytes")
+    );
+    let rows: Vec<Vec<&str>> = lines.map(|line| line.split(',').collect()).collect();
+    let time = |row: &Vec<&str>| row[0].parse::<f64>().unwrap();
+    assert!(rows.windows(2).all(|w| time(&w[0]) <= time(&w[1])));
+    for (flow, start) in [("0", 0.0), ("1", 0.0), ("2", 1.0)] {
+        let first = rows.iter().find(|row| row[1] == flow).unwrap();
+        assert_eq!(
+            (time(first), &first[2..6]),
+            (start, &["mode", "", "slow_start", "start"][..])
+        );
+    }
 
     // The finite flow finished and reports its completion time; a different seed differs.
     let summary = std::fs::read_to_string(a.join("summary.json")).unwrap();
