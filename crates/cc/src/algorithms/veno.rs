@@ -184,7 +184,11 @@ impl CongestionControl for Veno {
     }
 
     fn metrics(&self) -> ControllerMetrics {
-        ControllerMetrics::with_slow_start(self.slow_start.as_ref())
+        ControllerMetrics {
+            min_rtt: self.base_rtt,
+            backlog_segments: self.base_rtt.map(|_| self.backlog),
+            ..ControllerMetrics::with_slow_start(self.slow_start.as_ref())
+        }
     }
 
     fn cwnd(&self) -> u64 {
@@ -263,6 +267,9 @@ mod tests {
         });
         assert!((v.backlog() - 20.0 * 10.0 / 110.0).abs() < 1e-12);
         assert_eq!(v.mode(), "non_congestive");
+        let m = v.metrics();
+        assert_eq!(m.backlog_segments, Some(v.backlog()));
+        assert_eq!(m.min_rtt, Some(SimDuration::from_millis(100)));
     }
 
     #[test]

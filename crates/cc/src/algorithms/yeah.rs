@@ -271,7 +271,11 @@ impl CongestionControl for Yeah {
     }
 
     fn metrics(&self) -> ControllerMetrics {
-        ControllerMetrics::with_slow_start(self.slow_start.as_ref())
+        ControllerMetrics {
+            min_rtt: self.rounds.base_rtt(),
+            backlog_segments: self.rounds.base_rtt().map(|_| self.last_queue),
+            ..ControllerMetrics::with_slow_start(self.slow_start.as_ref())
+        }
     }
 
     fn cwnd(&self) -> u64 {

@@ -1030,6 +1030,31 @@ mod tests {
         s.on_ack(at(150), &ack(11 * MSS, &[]), &mut out);
         assert_eq!(s.state(), LossState::Open);
         assert_eq!(s.window(), 5 * MSS);
+        // What the flow's events say: the start, the recovery begun by the third duplicate
+        // (which ended slow start: ssthresh 5 MSS < cwnd), its end at the full ACK.
+        let mut events = Vec::new();
+        s.take_events(&mut events);
+        let seen: Vec<_> = events
+            .iter()
+            .map(|e| (e.time, e.kind.name(), e.to, e.detail, e.cwnd_bytes))
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                (at(0), "mode", "slow_start", "start", 10 * MSS),
+                (at(52), "recovery_start", "", "newreno", 5 * MSS),
+                (at(52), "mode", "congestion_avoidance", "loss", 5 * MSS),
+                (
+                    at(52),
+                    "slow_start_exit",
+                    "congestion_avoidance",
+                    "loss",
+                    5 * MSS
+                ),
+                (at(150), "recovery_end", "", "", 5 * MSS),
+            ]
+        );
+        assert!(!s.has_events(), "taken");
     }
 
     #[test]
