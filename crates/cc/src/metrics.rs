@@ -89,8 +89,14 @@ pub struct ControllerMetrics {
     /// CUBIC's K in seconds: the time from the epoch start until the cubic reaches W_max
     /// (negative when the epoch started above W_max).
     pub cubic_k_s: Option<f64>,
+    /// Adaptive AIMD: the additive increase of the current congestion-avoidance law,
+    /// segments per RTT (Illinois α).
+    pub increase_per_rtt: Option<f64>,
+    /// Adaptive AIMD: the fraction of cwnd the next loss takes away, cwnd ← (1 − d)·cwnd
+    /// (Illinois β; H-TCP 1 − β).
+    pub decrease_fraction: Option<f64>,
     /// Vegas family: Δ (diff), the segments the flow is estimated to keep queued, as of
-    /// the last finished round.
+    /// the last finished round (Veno's N, YeAH's Q).
     pub backlog_segments: Option<f64>,
     /// BBR v3's smoothed CE-marked share of delivered data, in [0, 1].
     pub ecn_alpha: Option<f64>,

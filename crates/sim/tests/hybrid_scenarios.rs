@@ -14,7 +14,7 @@ mod common;
 use cclab_cc::algorithms::compound::Compound;
 use cclab_cc::algorithms::illinois::Illinois;
 use cclab_cc::algorithms::yeah::Yeah;
-use cclab_cc::{AlgorithmInfo, CcConfig, Params, SlowStart};
+use cclab_cc::{AlgorithmInfo, CcConfig, CongestionControl, Params, SlowStart};
 use cclab_sim::{MemorySink, RunResult};
 use common::{Call, Probed, Seen, mean, probe_info, queue_samples, run_observed, scenario};
 
@@ -31,8 +31,11 @@ impl Probed for Illinois {
     fn build(config: &CcConfig, params: &Params, slow_start: Box<dyn SlowStart>) -> Self {
         Illinois::from_params(config, params, slow_start)
     }
+    /// α and β as the controller reports them ([`CongestionControl::metrics`]).
     fn state(&self) -> [f64; 4] {
-        [self.alpha(), self.beta(), 0.0, 0.0]
+        let m = self.metrics();
+        let (alpha, beta) = (m.increase_per_rtt, m.decrease_fraction);
+        [alpha.expect("α"), beta.expect("β"), 0.0, 0.0]
     }
 }
 

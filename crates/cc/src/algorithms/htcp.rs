@@ -291,8 +291,12 @@ impl CongestionControl for Htcp {
         self.slow_start.restart();
     }
 
+    /// α(Δ) depends on the time since the last loss, which the view is not given: only β.
     fn metrics(&self) -> ControllerMetrics {
-        ControllerMetrics::with_slow_start(self.slow_start.as_ref())
+        ControllerMetrics {
+            decrease_fraction: Some(1.0 - self.beta),
+            ..ControllerMetrics::with_slow_start(self.slow_start.as_ref())
+        }
     }
 
     fn cwnd(&self) -> u64 {
@@ -478,6 +482,8 @@ mod tests {
         h.on_congestion_event(&loss_at(4003, 100));
         assert!((h.beta() - 0.8).abs() < 1e-12);
         assert_eq!(h.ssthresh(), 80 * MSS);
+        // The metrics view: the next loss takes 1 − β = 20 % away.
+        assert!((h.metrics().decrease_fraction.unwrap() - 0.2).abs() < 1e-12);
         // Epoch 3: queueing delay up to 110 ms -> 100/110 = 0.909, clamped to 0.8.
         epoch(&mut h, 4004, 1000, 100, 110);
         h.on_congestion_event(&loss_at(6005, 100));

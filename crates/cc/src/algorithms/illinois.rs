@@ -277,7 +277,11 @@ impl CongestionControl for Illinois {
     }
 
     fn metrics(&self) -> ControllerMetrics {
-        ControllerMetrics::with_slow_start(self.slow_start.as_ref())
+        ControllerMetrics {
+            increase_per_rtt: Some(self.alpha),
+            decrease_fraction: Some(self.beta),
+            ..ControllerMetrics::with_slow_start(self.slow_start.as_ref())
+        }
     }
 
     fn cwnd(&self) -> u64 {
@@ -428,6 +432,7 @@ mod tests {
         let mut c = illinois();
         c.cwnd = 100 * MSS;
         c.beta = 0.125;
+        assert_eq!(c.metrics().decrease_fraction, Some(0.125));
         c.on_congestion_event(&loss(100 * MSS));
         // (1 − 1/8)·100 = 87.5 packets.
         assert_eq!((c.cwnd(), c.ssthresh()), (87_500, 87_500));
