@@ -56,6 +56,7 @@ pub const RUN_FILES: &[&str] = &[
     "timeseries.csv",
     "queue.csv",
     "rates.csv",
+    "events.csv",
     "packets.csv",
 ];
 
@@ -491,7 +492,12 @@ mod tests {
         let sink = CsvSink::create(&dir).unwrap().with_packets(&dir).unwrap();
         assert_eq!(
             names(&dir),
-            [".packets.csv.tmp", ".queue.csv.tmp", ".timeseries.csv.tmp"]
+            [
+                ".events.csv.tmp",
+                ".packets.csv.tmp",
+                ".queue.csv.tmp",
+                ".timeseries.csv.tmp"
+            ]
         );
         drop(sink);
         assert!(names(&dir).is_empty(), "{:?}", names(&dir));
@@ -499,7 +505,7 @@ mod tests {
         assert!(!temporaries().iter().any(|p| p.starts_with(&dir)));
         let sink = CsvSink::create(&dir).unwrap();
         sink.commit().unwrap();
-        assert_eq!(names(&dir), ["queue.csv", "timeseries.csv"]);
+        assert_eq!(names(&dir), ["events.csv", "queue.csv", "timeseries.csv"]);
         fs::remove_dir_all(&dir).unwrap();
     }
 
