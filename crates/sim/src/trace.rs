@@ -99,8 +99,8 @@ pub enum FlowEventKind {
     RecoveryStart,
     /// The cumulative ACK passed the recovery point (or, for Reno, the first new ACK).
     RecoveryEnd,
-    /// A retransmission timeout fired; `detail` is `repeated` when it continued a loss
-    /// episode whose reduction already happened (ssthresh held).
+    /// A retransmission timeout fired; `detail` is `ssthresh_held` when the sender did not
+    /// count it as a new congestion event (ssthresh kept, only cwnd collapses).
     Timeout,
     /// The cumulative ACK passed the point the timeout marked lost.
     TimeoutRecoveryEnd,
