@@ -293,10 +293,26 @@ fn foreign_figure(dir: &Path) -> io::Result<Option<String>> {
     Ok(None)
 }
 
+/// Write `path` atomically as [`write_atomic`] does, streaming through `write` instead of
+/// holding the whole file in memory (large files: `rates.csv`, `summary.json` of many flows).
+pub fn write_atomic_with(
+    path: &Path,
+    write: impl FnOnce(&mut BufWriter<File>) -> io::Result<()>,
+) -> io::Result<()> {
+    let temporary = temporary_path(path);
+    {
+        let mut out = BufWriter::new(File::create(&temporary)?);
+        write(&mut out)?;
+        out.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+    }
+    fs::rename(&temporary, path)
+}
+
 pub fn write_summary(dir: &Path, summary: &Summary) -> io::Result<()> {
-    let mut json = serde_json::to_vec_pretty(summary).map_err(io::Error::other)?;
-    json.push(b'\n');
-    write_atomic(&dir.join("summary.json"), &json)
+    write_atomic_with(&dir.join("summary.json"), |out| {
+        serde_json::to_writer_pretty(&mut *out, summary).map_err(io::Error::other)?;
+        out.write_all(b"\n")
+    })
 }
 
 /// A CSV file being written under a temporary name; dropped uncommitted, it is removed.

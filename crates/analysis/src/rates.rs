@@ -14,7 +14,7 @@ use cclab_scenario::Scenario;
 use cclab_sim::{FlowSample, LinkSample, TraceSink};
 
 use crate::metrics::{RateBin, rate_bps};
-use crate::output::write_atomic;
+use crate::output::write_atomic_with;
 
 pub const RATES_COLUMNS: &[&str] = &["time_s", "flow", "goodput_bps", "throughput_bps"];
 
@@ -94,40 +94,49 @@ impl RateSeries {
         RateSeries::new(scenario.output.rate_interval, &starts)
     }
 
-    /// `rates.csv`: one row per flow and bin, by bin end time then flow.
+    /// `rates.csv`: one row per flow and bin, by bin end time then flow. Streamed to a
+    /// temporary file and renamed into place: the rows are never held in memory (with 100 000
+    /// flows a run's rows would cost several times the bins themselves).
     pub fn write_csv(&self, dir: &Path) -> io::Result<()> {
-        let mut rows: Vec<(SimTime, usize, f64, f64)> = self
-            .flows
-            .iter()
-            .enumerate()
-            .flat_map(|(id, f)| {
-                let width = self.width;
-                f.goodput_bps
-                    .iter()
-                    .zip(&f.throughput_bps)
-                    .enumerate()
-                    .map(move |(i, (&g, &t))| (f.first + width * (i as u64 + 1), id, g, t))
-            })
-            .collect();
-        rows.sort_by_key(|&(end, id, _, _)| (end, id));
-        let mut writer = csv::Writer::from_writer(Vec::new());
-        writer
-            .write_record(RATES_COLUMNS)
-            .map_err(io::Error::other)?;
-        for (end, id, goodput, throughput) in rows {
-            writer
-                .write_record([
-                    end.as_secs_f64().to_string(),
-                    id.to_string(),
-                    goodput.to_string(),
-                    throughput.to_string(),
-                ])
-                .map_err(io::Error::other)?;
+        let width = self.width.as_nanos();
+        // Every bin boundary is a multiple of the width, so bin i of a flow ends at grid step
+        // first/width + i + 1; walking the steps in order and the flows in order at each step
+        // gives the (end time, flow) order without sorting.
+        let step_of = |f: &FlowRates| f.first.as_nanos() / width;
+        let (mut low, mut high) = (u64::MAX, 0);
+        for f in self.flows.iter().filter(|f| !f.goodput_bps.is_empty()) {
+            low = low.min(step_of(f));
+            high = high.max(step_of(f) + f.goodput_bps.len() as u64);
         }
-        let bytes = writer
-            .into_inner()
-            .map_err(|e| io::Error::other(e.to_string()))?;
-        write_atomic(&dir.join("rates.csv"), &bytes)
+        write_atomic_with(&dir.join("rates.csv"), |out| {
+            let mut writer = csv::Writer::from_writer(out);
+            writer
+                .write_record(RATES_COLUMNS)
+                .map_err(io::Error::other)?;
+            for step in low..high {
+                for (id, f) in self.flows.iter().enumerate() {
+                    let Some(i) = step.checked_sub(step_of(f)) else {
+                        continue;
+                    };
+                    let (Some(&goodput), Some(&throughput)) = (
+                        f.goodput_bps.get(i as usize),
+                        f.throughput_bps.get(i as usize),
+                    ) else {
+                        continue;
+                    };
+                    let end = f.first + self.width * (i + 1);
+                    writer
+                        .write_record([
+                            end.as_secs_f64().to_string(),
+                            id.to_string(),
+                            goodput.to_string(),
+                            throughput.to_string(),
+                        ])
+                        .map_err(io::Error::other)?;
+                }
+            }
+            writer.flush()
+        })
     }
 }
 
