@@ -1,4 +1,6 @@
-//! Running a sweep: expand the grid, skip recorded runs, run the rest in parallel.
+//! Running a sweep: check the grid's size, validate every run, skip recorded runs, run the
+//! rest in parallel. Runs are built from their index when they are validated and again when
+//! they run, so no more than one scenario per thread is held at a time.
 
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -8,6 +10,7 @@ use std::time::Instant;
 use anyhow::{Context, anyhow};
 use cclab_analysis::results::{Row, SweepManifest};
 use cclab_analysis::{CsvSink, RateSeries, summarize, write_summary};
+use cclab_scenario::sweep::{DEFAULT_MAX_RUNS, Plan};
 use cclab_scenario::{RunSpec, load_sweep};
 use cclab_sim::{NullSink, Simulation, Tee, TraceSink};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -21,6 +24,8 @@ pub struct SweepArgs {
     pub out: Option<PathBuf>,
     pub overrides: Vec<String>,
     pub jobs: Option<usize>,
+    /// Refuse grids with more runs (default [`DEFAULT_MAX_RUNS`]).
+    pub max_runs: Option<u64>,
     pub shard: Option<String>,
     pub keep_runs: bool,
     pub quiet: bool,
@@ -71,6 +76,24 @@ fn run_one(spec: &RunSpec, dir: &Path, keep_runs: bool) -> anyhow::Result<()> {
         .with_context(|| format!("cannot record run {}", spec.id))
 }
 
+/// The ids of every run of `plan`, in order, validating each run's scenario on the way.
+pub fn run_ids(plan: &Plan<'_>) -> Result<Vec<String>, cclab_scenario::ScenarioError> {
+    (0..plan.len()).map(|i| plan.run(i).map(|r| r.id)).collect()
+}
+
+fn available_cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// Threads for a sweep: the jobs asked for, but no more than the runs to do (an idle thread
+/// is waste) and no more than 4 per core (runs are CPU-bound; `--jobs 100000` used to spend
+/// minutes creating threads). At least one. Returns the count and, if it was capped, the
+/// number asked for.
+pub fn thread_count(asked: usize, runs: usize, cores: usize) -> (usize, Option<usize>) {
+    let threads = asked.min(runs).min(4 * cores).max(1);
+    (threads, (threads < asked && asked > 1).then_some(asked))
+}
+
 pub fn sweep(args: SweepArgs) -> Result<(), Failure> {
     let bad = |e: anyhow::Error| Failure::BadInput(e);
     let failed = |e: anyhow::Error| Failure::RunFailed(e);
@@ -84,8 +107,12 @@ pub fn sweep(args: SweepArgs) -> Result<(), Failure> {
     if args.jobs == Some(0) {
         return Err(bad(anyhow!("--jobs 0: give at least one job")));
     }
-    let runs = sweep.expand().map_err(|e| bad(e.into()))?;
-    let name = runs[0].scenario.name.clone();
+    let plan = sweep
+        .plan(args.max_runs.unwrap_or(DEFAULT_MAX_RUNS))
+        .map_err(|e| bad(e.into()))?;
+    // Every run is checked before anything runs; only the ids are kept.
+    let ids = run_ids(&plan).map_err(|e| bad(e.into()))?;
+    let name = plan.run(0).map_err(|e| bad(e.into()))?.scenario.name;
     let dir = args.out.unwrap_or_else(|| PathBuf::from("out").join(&name));
     // A run's folder is not a sweep's: mixing them would leave one's files among the other's.
     if let Ok(cclab_analysis::output::FolderKind::Run) = cclab_analysis::output::folder_kind(&dir) {
@@ -103,7 +130,7 @@ pub fn sweep(args: SweepArgs) -> Result<(), Failure> {
         name,
         fingerprint: sweep.fingerprint(),
         axes: sweep.axes.iter().map(|a| a.key.clone()).collect(),
-        runs: runs.iter().map(|r| r.id.clone()).collect(),
+        runs: ids,
     };
     if let Ok(existing) = SweepManifest::read(&dir)
         && existing.fingerprint != manifest.fingerprint
@@ -119,23 +146,34 @@ pub fn sweep(args: SweepArgs) -> Result<(), Failure> {
         .with_context(|| format!("cannot write in {}", dir.display()))
         .map_err(failed)?;
 
-    let mine: Vec<&RunSpec> = runs
-        .iter()
-        .filter(|r| shard.is_none_or(|s| s.contains(r.index)))
+    let mine: Vec<usize> = (0..plan.len())
+        .filter(|&i| shard.is_none_or(|s| s.contains(i)))
         .collect();
-    let pending: Vec<&RunSpec> = mine
+    let pending: Vec<usize> = mine
         .iter()
         .copied()
-        .filter(|r| Row::read(&rows_dir, &r.id).is_none())
+        .filter(|&i| Row::read(&rows_dir, &manifest.runs[i]).is_none())
         .collect();
-    let jobs = args.jobs.unwrap_or_else(rayon::current_num_threads);
+    let cores = available_cores();
+    let (jobs, capped) = thread_count(
+        args.jobs.unwrap_or_else(rayon::current_num_threads),
+        pending.len(),
+        cores,
+    );
+    // Say so only when the user asked for a number; the default is not theirs to correct.
+    let capped = capped.filter(|_| args.jobs.is_some());
     let shard_text = shard.map_or(String::new(), |s| {
         format!(", shard {}/{} has {}", s.index, s.count, mine.len())
     });
+    let capped_text = capped.map_or(String::new(), |asked| {
+        format!(
+            " (--jobs {asked} capped: at most one thread per run to do and 4 per core, {cores} cores)"
+        )
+    });
     crate::emit(&format!(
-        "sweep {}: {} runs{shard_text}; {} already done, running {} on {jobs} threads\n",
+        "sweep {}: {} runs{shard_text}; {} already done, running {} on {jobs} threads{capped_text}\n",
         manifest.name,
-        runs.len(),
+        plan.len(),
         mine.len() - pending.len(),
         pending.len()
     ));
@@ -159,8 +197,13 @@ pub fn sweep(args: SweepArgs) -> Result<(), Failure> {
         .map_err(|e| failed(e.into()))?;
     let started = Instant::now();
     pool.install(|| {
-        pending.par_iter().for_each(|spec| {
-            if let Err(e) = run_one(spec, &dir, args.keep_runs) {
+        pending.par_iter().for_each(|&index| {
+            // Validated above, so building it again succeeds; an error is reported all the same.
+            let outcome = plan
+                .run(index)
+                .map_err(anyhow::Error::from)
+                .and_then(|spec| run_one(&spec, &dir, args.keep_runs));
+            if let Err(e) = outcome {
                 failures
                     .lock()
                     .expect("no run panics while holding the lock")
@@ -178,7 +221,7 @@ pub fn sweep(args: SweepArgs) -> Result<(), Failure> {
     crate::emit(&format!(
         "{} of {} runs recorded in {} ({:.1} s wall); results in {}\n",
         recorded,
-        runs.len(),
+        plan.len(),
         dir.display(),
         started.elapsed().as_secs_f64(),
         dir.join("results.csv").display()
@@ -195,4 +238,20 @@ pub fn sweep(args: SweepArgs) -> Result<(), Failure> {
         )));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::thread_count;
+
+    #[test]
+    fn threads_are_the_smallest_of_jobs_runs_and_four_per_core() {
+        // (asked, runs, cores) → (threads, reported cap)
+        assert_eq!(thread_count(100_000, 2, 2), (2, Some(100_000)));
+        assert_eq!(thread_count(100_000, 50, 2), (8, Some(100_000)));
+        assert_eq!(thread_count(3, 50, 2), (3, None));
+        // Nothing left to run: one thread, still a valid pool.
+        assert_eq!(thread_count(4, 0, 2), (1, Some(4)));
+        assert_eq!(thread_count(1, 0, 2), (1, None));
+    }
 }
