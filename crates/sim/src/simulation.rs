@@ -639,3 +639,22 @@ impl Simulation {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_per_flow_memory_estimate_covers_a_flows_structures() {
+        // What every flow holds for certain, before any heap allocation: its endpoints and
+        // timers, four access links, and its result. The scenario crate's estimate (measured
+        // from peak RSS) must be at least that.
+        let fixed = std::mem::size_of::<Flow>()
+            + 4 * std::mem::size_of::<Link>()
+            + std::mem::size_of::<FlowResult>();
+        assert!(
+            cclab_scenario::resources::BYTES_PER_FLOW as usize >= fixed,
+            "{fixed} bytes"
+        );
+    }
+}
