@@ -193,6 +193,33 @@ mod tests {
     }
 
     #[test]
+    fn csv_rows_come_by_bin_end_then_flow() {
+        // Flow 0 has bins ending at 0.2 and 0.3 s, flow 1 (started later) one ending at
+        // 0.3 s, flow 2 none: rows (0.2, 0), (0.3, 0), (0.3, 1), as written by hand below.
+        let width = SimDuration::from_millis(100);
+        let mut r = RateSeries::new(width, &[SimTime::ZERO; 3]);
+        r.flows[0] = FlowRates {
+            first: SimTime::ZERO + width,
+            goodput_bps: vec![1.0, 2.0],
+            throughput_bps: vec![3.0, 4.0],
+        };
+        r.flows[1] = FlowRates {
+            first: SimTime::ZERO + width * 2,
+            goodput_bps: vec![5.5],
+            throughput_bps: vec![6.0],
+        };
+        let dir = std::env::temp_dir().join(format!("cclab-rates-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        r.write_csv(&dir).unwrap();
+        let text = std::fs::read_to_string(dir.join("rates.csv")).unwrap();
+        assert_eq!(
+            text,
+            "time_s,flow,goodput_bps,throughput_bps\n0.2,0,1,3\n0.3,0,2,4\n0.3,1,5.5,6\n"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
     fn bins_are_exact_differences_at_boundaries() {
         // 100 ms bins; flow 0 starts at 0, flow 1 at 150 ms (its first whole bin is 200–300).
         let mut r = RateSeries::new(
