@@ -29,7 +29,7 @@ pub fn check(
         let plan = sweep
             .plan(max_runs.unwrap_or(cclab_scenario::sweep::DEFAULT_MAX_RUNS))
             .map_err(|e| Failure::BadInput(e.into()))?;
-        crate::commands::sweep::runner::run_ids(&plan).map_err(|e| Failure::BadInput(e.into()))?;
+        crate::commands::sweep::runner::validate(&plan).map_err(|e| Failure::BadInput(e.into()))?;
         crate::emit(&format!(
             "{}: ok (sweep: {} runs over {})\n",
             file.display(),

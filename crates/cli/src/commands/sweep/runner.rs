@@ -10,6 +10,7 @@ use std::time::Instant;
 use anyhow::{Context, anyhow};
 use cclab_analysis::results::{Row, SweepManifest};
 use cclab_analysis::{CsvSink, RateSeries, summarize, write_summary};
+use cclab_scenario::resources::MEMORY_LIMIT_BYTES;
 use cclab_scenario::sweep::{DEFAULT_MAX_RUNS, Plan};
 use cclab_scenario::{RunSpec, load_sweep};
 use cclab_sim::{NullSink, Simulation, Tee, TraceSink};
@@ -76,9 +77,27 @@ fn run_one(spec: &RunSpec, dir: &Path, keep_runs: bool) -> anyhow::Result<()> {
         .with_context(|| format!("cannot record run {}", spec.id))
 }
 
-/// The ids of every run of `plan`, in order, validating each run's scenario on the way.
-pub fn run_ids(plan: &Plan<'_>) -> Result<Vec<String>, cclab_scenario::ScenarioError> {
-    (0..plan.len()).map(|i| plan.run(i).map(|r| r.id)).collect()
+/// What validating a plan gives: every run id in order, and the largest memory estimate of
+/// one run (bytes), which bounds how many may run at once.
+pub struct Validated {
+    pub ids: Vec<String>,
+    pub largest_run_bytes: u64,
+}
+
+/// Validate every run of `plan` in order, keeping only what running them needs.
+pub fn validate(plan: &Plan<'_>) -> Result<Validated, cclab_scenario::ScenarioError> {
+    let mut out = Validated {
+        ids: Vec::with_capacity(plan.len()),
+        largest_run_bytes: 0,
+    };
+    for index in 0..plan.len() {
+        let run = plan.run(index)?;
+        out.largest_run_bytes = out
+            .largest_run_bytes
+            .max(run.scenario.memory_estimate().bytes);
+        out.ids.push(run.id);
+    }
+    Ok(out)
 }
 
 fn available_cores() -> usize {
@@ -86,12 +105,22 @@ fn available_cores() -> usize {
 }
 
 /// Threads for a sweep: the jobs asked for, but no more than the runs to do (an idle thread
-/// is waste) and no more than 4 per core (runs are CPU-bound; `--jobs 100000` used to spend
-/// minutes creating threads). At least one. Returns the count and, if it was capped, the
-/// number asked for.
-pub fn thread_count(asked: usize, runs: usize, cores: usize) -> (usize, Option<usize>) {
-    let threads = asked.min(runs).min(4 * cores).max(1);
-    (threads, (threads < asked && asked > 1).then_some(asked))
+/// is waste), no more than 4 per core (runs are CPU-bound; `--jobs 100000` used to spend
+/// minutes creating threads), and no more runs at once than fit in the memory limit a single
+/// run is held to. At least one.
+pub fn thread_count(asked: usize, runs: usize, cores: usize, run_bytes: u64) -> usize {
+    asked
+        .min(runs)
+        .min(4 * cores)
+        .min(memory_threads(run_bytes))
+        .max(1)
+}
+
+/// How many runs of `run_bytes` fit in [`MEMORY_LIMIT_BYTES`] together (at least one).
+fn memory_threads(run_bytes: u64) -> usize {
+    usize::try_from(MEMORY_LIMIT_BYTES / run_bytes.max(1))
+        .unwrap_or(usize::MAX)
+        .max(1)
 }
 
 pub fn sweep(args: SweepArgs) -> Result<(), Failure> {
@@ -111,7 +140,7 @@ pub fn sweep(args: SweepArgs) -> Result<(), Failure> {
         .plan(args.max_runs.unwrap_or(DEFAULT_MAX_RUNS))
         .map_err(|e| bad(e.into()))?;
     // Every run is checked before anything runs; only the ids are kept.
-    let ids = run_ids(&plan).map_err(|e| bad(e.into()))?;
+    let validated = validate(&plan).map_err(|e| bad(e.into()))?;
     let name = plan.run(0).map_err(|e| bad(e.into()))?.scenario.name;
     let dir = args.out.unwrap_or_else(|| PathBuf::from("out").join(&name));
     // A run's folder is not a sweep's: mixing them would leave one's files among the other's.
@@ -130,7 +159,7 @@ pub fn sweep(args: SweepArgs) -> Result<(), Failure> {
         name,
         fingerprint: sweep.fingerprint(),
         axes: sweep.axes.iter().map(|a| a.key.clone()).collect(),
-        runs: ids,
+        runs: validated.ids,
     };
     if let Ok(existing) = SweepManifest::read(&dir)
         && existing.fingerprint != manifest.fingerprint
@@ -155,21 +184,27 @@ pub fn sweep(args: SweepArgs) -> Result<(), Failure> {
         .filter(|&i| Row::read(&rows_dir, &manifest.runs[i]).is_none())
         .collect();
     let cores = available_cores();
-    let (jobs, capped) = thread_count(
-        args.jobs.unwrap_or_else(rayon::current_num_threads),
-        pending.len(),
-        cores,
-    );
-    // Say so only when the user asked for a number; the default is not theirs to correct.
-    let capped = capped.filter(|_| args.jobs.is_some());
+    let asked = args.jobs.unwrap_or_else(rayon::current_num_threads);
+    let jobs = thread_count(asked, pending.len(), cores, validated.largest_run_bytes);
     let shard_text = shard.map_or(String::new(), |s| {
         format!(", shard {}/{} has {}", s.index, s.count, mine.len())
     });
-    let capped_text = capped.map_or(String::new(), |asked| {
+    let by_memory = memory_threads(validated.largest_run_bytes);
+    // Memory always gets a word (it is why the sweep is slower than the cores allow); the
+    // other caps only when the user asked for a number, the default being ours.
+    let capped_text = if jobs == by_memory && jobs < asked.min(pending.len()) {
+        format!(
+            " (limited by memory: a run may need {:.1} GB and runs at once must fit in {:.1} GB)",
+            validated.largest_run_bytes as f64 / 1e9,
+            MEMORY_LIMIT_BYTES as f64 / 1e9
+        )
+    } else if args.jobs.is_some() && jobs < asked {
         format!(
             " (--jobs {asked} capped: at most one thread per run to do and 4 per core, {cores} cores)"
         )
-    });
+    } else {
+        String::new()
+    };
     crate::emit(&format!(
         "sweep {}: {} runs{shard_text}; {} already done, running {} on {jobs} threads{capped_text}\n",
         manifest.name,
@@ -245,13 +280,16 @@ mod tests {
     use super::thread_count;
 
     #[test]
-    fn threads_are_the_smallest_of_jobs_runs_and_four_per_core() {
-        // (asked, runs, cores) → (threads, reported cap)
-        assert_eq!(thread_count(100_000, 2, 2), (2, Some(100_000)));
-        assert_eq!(thread_count(100_000, 50, 2), (8, Some(100_000)));
-        assert_eq!(thread_count(3, 50, 2), (3, None));
+    fn threads_are_the_smallest_of_jobs_runs_cores_and_memory() {
+        // (asked, runs, cores, bytes per run) → threads
+        assert_eq!(thread_count(100_000, 2, 2, 1_000_000), 2);
+        assert_eq!(thread_count(100_000, 50, 2, 1_000_000), 8);
+        assert_eq!(thread_count(3, 50, 2, 1_000_000), 3);
+        // Runs of 3 GB: 8 GB / 3 GB = 2 at once. (A run over the limit is refused when it is
+        // validated; the count would still be one.)
+        assert_eq!(thread_count(8, 50, 4, 3_000_000_000), 2);
+        assert_eq!(thread_count(8, 50, 4, 9_000_000_000), 1);
         // Nothing left to run: one thread, still a valid pool.
-        assert_eq!(thread_count(4, 0, 2), (1, Some(4)));
-        assert_eq!(thread_count(1, 0, 2), (1, None));
+        assert_eq!(thread_count(4, 0, 2, 1_000_000), 1);
     }
 }
