@@ -91,7 +91,17 @@ impl RateSeries {
             .iter()
             .flat_map(|g| std::iter::repeat_n(g.start, g.count as usize))
             .collect();
-        RateSeries::new(scenario.output.rate_interval, &starts)
+        let mut series = RateSeries::new(scenario.output.rate_interval, &starts);
+        // Reserve each flow's bins once: grown by doubling they could take twice the 16 bytes
+        // per bin that the scenario's memory estimate counts (and that it has accepted).
+        let width = scenario.output.rate_interval.as_nanos();
+        let end = scenario.duration.as_nanos();
+        for (flow, start) in series.flows.iter_mut().zip(&starts) {
+            let bins = end.saturating_sub(start.as_nanos()).div_ceil(width) as usize;
+            flow.goodput_bps.reserve_exact(bins);
+            flow.throughput_bps.reserve_exact(bins);
+        }
+        series
     }
 
     /// `rates.csv`: one row per flow and bin, by bin end time then flow. Streamed to a
