@@ -299,13 +299,12 @@ pub fn write_atomic_with(
     path: &Path,
     write: impl FnOnce(&mut BufWriter<File>) -> io::Result<()>,
 ) -> io::Result<()> {
-    let temporary = temporary_path(path);
-    {
-        let mut out = BufWriter::new(File::create(&temporary)?);
-        write(&mut out)?;
-        out.into_inner().map_err(|e| e.into_error())?.sync_all()?;
-    }
-    fs::rename(&temporary, path)
+    // Registered like every temporary: removed on error, on drop and on Ctrl-C.
+    let (temporary, file) = TemporaryFile::create(path)?;
+    let mut out = BufWriter::new(file);
+    write(&mut out)?;
+    out.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+    temporary.rename_into_place()
 }
 
 pub fn write_summary(dir: &Path, summary: &Summary) -> io::Result<()> {
