@@ -249,8 +249,12 @@ impl Sweep {
                     ));
                 }
             };
-            for (i, v) in values.iter().enumerate() {
-                if values[..i].contains(v) {
+            // A set of each value's debug text (canonical: tables are sorted maps), where
+            // comparing every pair took minutes for a list of 100 000 values. Only -0.0 against
+            // 0.0 and NaN against NaN judge differently from `==`: by their text.
+            let mut seen = std::collections::HashSet::with_capacity(values.len());
+            for v in &values {
+                if !seen.insert(format!("{v:?}")) {
                     return Err(sweep_error(
                         file,
                         &key,
@@ -261,8 +265,9 @@ impl Sweep {
             axes.push(Axis { key, values });
         }
         if let Seeds::List(list) = &seeds {
-            for (i, s) in list.iter().enumerate() {
-                if list[..i].contains(s) {
+            let mut seen = std::collections::HashSet::with_capacity(list.len());
+            for s in list {
+                if !seen.insert(*s) {
                     return Err(sweep_error(
                         file,
                         "seeds",
@@ -621,6 +626,31 @@ cc = "reno"
         assert_eq!(s.run_count(), None);
         let m = s.plan(u64::MAX).unwrap_err().to_string();
         assert!(m.contains("more than 18446744073709551615 runs"), "{m}");
+    }
+
+    #[test]
+    fn long_lists_are_checked_for_repeats_without_comparing_every_pair() {
+        // 100 000 values (the largest grid allowed) and as many seeds: accepted, 10⁵ runs
+        // each, where comparing every pair (5·10⁹ comparisons) took minutes.
+        let values = axis("duration", 100_000);
+        let s = sweep(&values).unwrap();
+        assert_eq!(s.run_count(), Some(100_000));
+        let seeds: Vec<String> = (0..100_000).map(|i| i.to_string()).collect();
+        let s = sweep(&format!("seeds = [{}]\n", seeds.join(", "))).unwrap();
+        assert_eq!(s.run_count(), Some(100_000));
+        // A repeat at the end of a long list is still found, and named.
+        let ms: Vec<String> = (1..=1000).map(|i| format!("\"{i}ms\"")).collect();
+        let m = sweep(&format!("duration = [{}, \"1ms\"]\n", ms.join(", ")))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            m.contains("[sweep] duration: the value 1ms is listed twice"),
+            "{m}"
+        );
+        let m = sweep(&format!("seeds = [{}, 7]\n", seeds[..1000].join(", ")))
+            .unwrap_err()
+            .to_string();
+        assert!(m.contains("seed 7 is listed twice"), "{m}");
     }
 
     #[test]
