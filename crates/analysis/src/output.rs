@@ -305,10 +305,25 @@ fn foreign_figure(dir: &Path) -> io::Result<Option<String>> {
     Ok(None)
 }
 
+/// Write `path` atomically as [`write_atomic`] does, streaming through `write` instead of
+/// holding the whole file in memory (large files: `rates.csv`, `summary.json` of many flows).
+pub fn write_atomic_with(
+    path: &Path,
+    write: impl FnOnce(&mut BufWriter<File>) -> io::Result<()>,
+) -> io::Result<()> {
+    // Registered like every temporary: removed on error, on drop and on Ctrl-C.
+    let (temporary, file) = TemporaryFile::create(path)?;
+    let mut out = BufWriter::new(file);
+    write(&mut out)?;
+    out.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+    temporary.rename_into_place()
+}
+
 pub fn write_summary(dir: &Path, summary: &Summary) -> io::Result<()> {
-    let mut json = serde_json::to_vec_pretty(summary).map_err(io::Error::other)?;
-    json.push(b'\n');
-    write_atomic(&dir.join("summary.json"), &json)
+    write_atomic_with(&dir.join("summary.json"), |out| {
+        serde_json::to_writer_pretty(&mut *out, summary).map_err(io::Error::other)?;
+        out.write_all(b"\n")
+    })
 }
 
 /// A CSV file being written under a temporary name; dropped uncommitted, it is removed.
@@ -348,10 +363,28 @@ pub struct CsvSink {
     events: PendingCsv,
     packets: Option<PendingCsv>,
     error: Option<csv::Error>,
+    /// Cell text, reused from row to row (see [`write_cells`]).
+    cell: String,
 }
 
-fn optional<T: ToString>(value: Option<T>) -> String {
-    value.map(|v| v.to_string()).unwrap_or_default()
+/// Write one CSV record, formatting each cell into `cell`, which is reused from row to row:
+/// a time-series row then costs no allocation (thirteen `to_string`s per row were a third of
+/// the time of a 100 000-flow run). The text is `Display`'s, as `to_string` gives; `None` is
+/// an empty cell.
+fn write_cells(
+    writer: &mut csv::Writer<BufWriter<File>>,
+    cell: &mut String,
+    cells: &[Option<&dyn std::fmt::Display>],
+) -> csv::Result<()> {
+    for value in cells {
+        cell.clear();
+        if let Some(value) = value {
+            // Formatting into a String cannot fail (its fmt::Write never errs).
+            let _ = std::fmt::Write::write_fmt(cell, format_args!("{value}"));
+        }
+        writer.write_field(cell.as_bytes())?;
+    }
+    writer.write_record(None::<&[u8]>)
 }
 
 impl CsvSink {
@@ -362,6 +395,7 @@ impl CsvSink {
             events: PendingCsv::create(dir.join("events.csv"), EVENTS_COLUMNS)?,
             packets: None,
             error: None,
+            cell: String::new(),
         })
     }
 
@@ -397,21 +431,27 @@ impl CsvSink {
 
 impl TraceSink for CsvSink {
     fn flow_sample(&mut self, s: &FlowSample) {
-        let result = self.timeseries.writer.write_record([
-            s.time.as_secs_f64().to_string(),
-            s.flow.to_string(),
-            s.cwnd_bytes.to_string(),
-            optional(s.ssthresh_bytes),
-            optional(s.srtt.map(|d| d.as_millis_f64())),
-            s.inflight_bytes.to_string(),
-            s.bytes_acked.to_string(),
-            s.delivered_bytes.to_string(),
-            s.retransmissions.to_string(),
-            optional(s.rtt.map(|d| d.as_millis_f64())),
-            optional(s.pacing_rate_bps),
-            s.mode.to_string(),
-            s.bytes_sent.to_string(),
-        ]);
+        let srtt_ms = s.srtt.map(|d| d.as_millis_f64());
+        let rtt_ms = s.rtt.map(|d| d.as_millis_f64());
+        let result = write_cells(
+            &mut self.timeseries.writer,
+            &mut self.cell,
+            &[
+                Some(&s.time.as_secs_f64()),
+                Some(&s.flow),
+                Some(&s.cwnd_bytes),
+                s.ssthresh_bytes.as_ref().map(|v| v as _),
+                srtt_ms.as_ref().map(|v| v as _),
+                Some(&s.inflight_bytes),
+                Some(&s.bytes_acked),
+                Some(&s.delivered_bytes),
+                Some(&s.retransmissions),
+                rtt_ms.as_ref().map(|v| v as _),
+                s.pacing_rate_bps.as_ref().map(|v| v as _),
+                Some(&s.mode),
+                Some(&s.bytes_sent),
+            ],
+        );
         self.keep(result);
     }
 
@@ -454,14 +494,18 @@ impl TraceSink for CsvSink {
             (PacketEventKind::AckDrop, _) => "sender-access",
             _ => "",
         };
-        let result = packets.writer.write_record([
-            e.time.as_secs_f64().to_string(),
-            e.flow.to_string(),
-            e.kind.name().to_string(),
-            e.seq.to_string(),
-            e.bytes.to_string(),
-            link.to_string(),
-        ]);
+        let result = write_cells(
+            &mut packets.writer,
+            &mut self.cell,
+            &[
+                Some(&e.time.as_secs_f64()),
+                Some(&e.flow),
+                Some(&e.kind.name()),
+                Some(&e.seq),
+                Some(&e.bytes),
+                Some(&link),
+            ],
+        );
         self.keep(result);
     }
 }

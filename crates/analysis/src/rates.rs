@@ -14,7 +14,7 @@ use cclab_scenario::Scenario;
 use cclab_sim::{FlowSample, LinkSample, TraceSink};
 
 use crate::metrics::{RateBin, rate_bps};
-use crate::output::write_atomic;
+use crate::output::write_atomic_with;
 
 pub const RATES_COLUMNS: &[&str] = &["time_s", "flow", "goodput_bps", "throughput_bps"];
 
@@ -91,43 +91,62 @@ impl RateSeries {
             .iter()
             .flat_map(|g| std::iter::repeat_n(g.start, g.count as usize))
             .collect();
-        RateSeries::new(scenario.output.rate_interval, &starts)
+        let mut series = RateSeries::new(scenario.output.rate_interval, &starts);
+        // Reserve each flow's bins once: grown by doubling they could take twice the 16 bytes
+        // per bin that the scenario's memory estimate counts (and that it has accepted).
+        let width = scenario.output.rate_interval.as_nanos();
+        let end = scenario.duration.as_nanos();
+        for (flow, start) in series.flows.iter_mut().zip(&starts) {
+            let bins = end.saturating_sub(start.as_nanos()).div_ceil(width) as usize;
+            flow.goodput_bps.reserve_exact(bins);
+            flow.throughput_bps.reserve_exact(bins);
+        }
+        series
     }
 
-    /// `rates.csv`: one row per flow and bin, by bin end time then flow.
+    /// `rates.csv`: one row per flow and bin, by bin end time then flow. Streamed to a
+    /// temporary file and renamed into place: the rows are never held in memory (with 100 000
+    /// flows a run's rows would cost several times the bins themselves).
     pub fn write_csv(&self, dir: &Path) -> io::Result<()> {
-        let mut rows: Vec<(SimTime, usize, f64, f64)> = self
-            .flows
-            .iter()
-            .enumerate()
-            .flat_map(|(id, f)| {
-                let width = self.width;
-                f.goodput_bps
-                    .iter()
-                    .zip(&f.throughput_bps)
-                    .enumerate()
-                    .map(move |(i, (&g, &t))| (f.first + width * (i as u64 + 1), id, g, t))
-            })
-            .collect();
-        rows.sort_by_key(|&(end, id, _, _)| (end, id));
-        let mut writer = csv::Writer::from_writer(Vec::new());
-        writer
-            .write_record(RATES_COLUMNS)
-            .map_err(io::Error::other)?;
-        for (end, id, goodput, throughput) in rows {
-            writer
-                .write_record([
-                    end.as_secs_f64().to_string(),
-                    id.to_string(),
-                    goodput.to_string(),
-                    throughput.to_string(),
-                ])
-                .map_err(io::Error::other)?;
+        let width = self.width.as_nanos();
+        // Every bin boundary is a multiple of the width, so bin i of a flow ends at grid step
+        // first/width + i + 1; walking the steps in order and the flows in order at each step
+        // gives the (end time, flow) order without sorting.
+        let step_of = |f: &FlowRates| f.first.as_nanos() / width;
+        let (mut low, mut high) = (u64::MAX, 0);
+        for f in self.flows.iter().filter(|f| !f.goodput_bps.is_empty()) {
+            low = low.min(step_of(f));
+            high = high.max(step_of(f) + f.goodput_bps.len() as u64);
         }
-        let bytes = writer
-            .into_inner()
-            .map_err(|e| io::Error::other(e.to_string()))?;
-        write_atomic(&dir.join("rates.csv"), &bytes)
+        write_atomic_with(&dir.join("rates.csv"), |out| {
+            let mut writer = csv::Writer::from_writer(out);
+            writer
+                .write_record(RATES_COLUMNS)
+                .map_err(io::Error::other)?;
+            for step in low..high {
+                for (id, f) in self.flows.iter().enumerate() {
+                    let Some(i) = step.checked_sub(step_of(f)) else {
+                        continue;
+                    };
+                    let (Some(&goodput), Some(&throughput)) = (
+                        f.goodput_bps.get(i as usize),
+                        f.throughput_bps.get(i as usize),
+                    ) else {
+                        continue;
+                    };
+                    let end = f.first + self.width * (i + 1);
+                    writer
+                        .write_record([
+                            end.as_secs_f64().to_string(),
+                            id.to_string(),
+                            goodput.to_string(),
+                            throughput.to_string(),
+                        ])
+                        .map_err(io::Error::other)?;
+                }
+            }
+            writer.flush()
+        })
     }
 }
 
@@ -181,6 +200,33 @@ mod tests {
             pacing_rate_bps: None,
             mode: "",
         }
+    }
+
+    #[test]
+    fn csv_rows_come_by_bin_end_then_flow() {
+        // Flow 0 has bins ending at 0.2 and 0.3 s, flow 1 (started later) one ending at
+        // 0.3 s, flow 2 none: rows (0.2, 0), (0.3, 0), (0.3, 1), as written by hand below.
+        let width = SimDuration::from_millis(100);
+        let mut r = RateSeries::new(width, &[SimTime::ZERO; 3]);
+        r.flows[0] = FlowRates {
+            first: SimTime::ZERO + width,
+            goodput_bps: vec![1.0, 2.0],
+            throughput_bps: vec![3.0, 4.0],
+        };
+        r.flows[1] = FlowRates {
+            first: SimTime::ZERO + width * 2,
+            goodput_bps: vec![5.5],
+            throughput_bps: vec![6.0],
+        };
+        let dir = std::env::temp_dir().join(format!("cclab-rates-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        r.write_csv(&dir).unwrap();
+        let text = std::fs::read_to_string(dir.join("rates.csv")).unwrap();
+        assert_eq!(
+            text,
+            "time_s,flow,goodput_bps,throughput_bps\n0.2,0,1,3\n0.3,0,2,4\n0.3,1,5.5,6\n"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::output::write_atomic;
+use crate::output::{write_atomic, write_atomic_with};
 use crate::summary::Summary;
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -126,46 +126,80 @@ impl Row {
     }
 }
 
-/// The results table: header and one record per row (see [`results_csv`]).
-pub fn results_table(axis_keys: &[String], rows: &[Row]) -> (Vec<String>, Vec<Vec<String>>) {
-    let mut metric_columns: Vec<String> = Vec::new();
-    let mut seen = std::collections::HashSet::new();
-    // A swept key that is also a summary field (`flows.0.cc`) is given once, as parameter.
-    for key in axis_keys {
-        seen.insert(key.as_str());
+/// The metric columns of the results table, gathered row by row: every column any row has,
+/// in order of first appearance, less the swept keys (a swept key that is also a summary
+/// field, `flows.0.cc`, is given once, as parameter).
+struct ColumnUnion {
+    seen: std::collections::HashSet<String>,
+    columns: Vec<String>,
+}
+
+impl ColumnUnion {
+    fn new(axis_keys: &[String]) -> Self {
+        ColumnUnion {
+            seen: axis_keys.iter().cloned().collect(),
+            columns: Vec::new(),
+        }
     }
-    for row in rows {
+
+    fn add(&mut self, row: &Row) {
         for c in &row.columns {
-            if seen.insert(c.as_str()) {
-                metric_columns.push(c.clone());
+            if !self.seen.contains(c) {
+                self.seen.insert(c.clone());
+                self.columns.push(c.clone());
             }
         }
     }
+}
+
+fn header(axis_keys: &[String], metric_columns: &[String]) -> Vec<String> {
     let mut header = vec!["run_id".to_string()];
     header.extend(axis_keys.iter().cloned());
     header.extend(["replicate".to_string(), "seed".to_string()]);
     header.extend(metric_columns.iter().cloned());
+    header
+}
+
+fn record(row: &Row, axis_keys: &[String], metric_columns: &[String]) -> Vec<String> {
+    let mut record = vec![row.id.clone()];
+    for key in axis_keys {
+        let value = row
+            .params
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.clone());
+        record.push(value.unwrap_or_default());
+    }
+    record.push(row.replicate.to_string());
+    record.push(row.seed.to_string());
+    // A map, not `Row::get` per column (quadratic in the columns); the first of a
+    // duplicated column wins, as with `Row::get`.
+    let mut cells = std::collections::HashMap::with_capacity(row.columns.len());
+    for (c, v) in row.columns.iter().zip(&row.values) {
+        cells.entry(c.as_str()).or_insert(v.as_str());
+    }
+    for c in metric_columns {
+        record.push(
+            cells
+                .get(c.as_str())
+                .copied()
+                .unwrap_or_default()
+                .to_string(),
+        );
+    }
+    record
+}
+
+/// The results table: header and one record per row (see [`results_csv`]).
+pub fn results_table(axis_keys: &[String], rows: &[Row]) -> (Vec<String>, Vec<Vec<String>>) {
+    let mut union = ColumnUnion::new(axis_keys);
+    rows.iter().for_each(|row| union.add(row));
+    let metric_columns = union.columns;
     let records = rows
         .iter()
-        .map(|row| {
-            let mut record = vec![row.id.clone()];
-            for key in axis_keys {
-                let value = row
-                    .params
-                    .iter()
-                    .find(|(k, _)| k == key)
-                    .map(|(_, v)| v.clone());
-                record.push(value.unwrap_or_default());
-            }
-            record.push(row.replicate.to_string());
-            record.push(row.seed.to_string());
-            for c in &metric_columns {
-                record.push(row.get(c).unwrap_or_default().to_string());
-            }
-            record
-        })
+        .map(|row| record(row, axis_keys, &metric_columns))
         .collect();
-    (header, records)
+    (header(axis_keys, &metric_columns), records)
 }
 
 /// `results.csv` text: `run_id`, the swept keys, `replicate`, `seed`, then every metric
@@ -221,15 +255,38 @@ impl SweepManifest {
 
     /// Gather the recorded rows into `dir/results.csv` (and `results.parquet` with the
     /// `parquet` feature); returns how many there were.
+    ///
+    /// The CSV is streamed in two passes over the row files (the columns, then the records),
+    /// so it never holds the rows: with 100 000 runs they would take over a gigabyte. It is
+    /// the same text as [`results_csv`] of all the rows.
     pub fn write_results(&self, dir: &Path) -> io::Result<usize> {
-        let rows = self.rows(dir);
-        write_atomic(&dir.join("results.csv"), &results_csv(&self.axes, &rows)?)?;
+        let rows_dir = dir.join("rows");
+        let each_row = || self.runs.iter().filter_map(|id| Row::read(&rows_dir, id));
+        let mut union = ColumnUnion::new(&self.axes);
+        let mut recorded = 0;
+        for row in each_row() {
+            recorded += 1;
+            union.add(&row);
+        }
+        let columns = union.columns;
+        write_atomic_with(&dir.join("results.csv"), |out| {
+            let mut writer = csv::Writer::from_writer(out);
+            writer
+                .write_record(header(&self.axes, &columns))
+                .map_err(io::Error::other)?;
+            for row in each_row() {
+                writer
+                    .write_record(record(&row, &self.axes, &columns))
+                    .map_err(io::Error::other)?;
+            }
+            writer.flush()
+        })?;
         #[cfg(feature = "parquet")]
         write_atomic(
             &dir.join("results.parquet"),
-            &crate::parquet_results::results_parquet(&self.axes, &rows)?,
+            &crate::parquet_results::results_parquet(&self.axes, &self.rows(dir))?,
         )?;
-        Ok(rows.len())
+        Ok(recorded)
     }
 }
 
@@ -272,6 +329,46 @@ mod tests {
              a,reno,0,5,0.9,,\n\
              b,reno,0,5,0.5,,7\n"
         );
+    }
+
+    #[test]
+    fn streamed_results_equal_the_table_of_all_rows() {
+        // The rows of the test above, written as a sweep folder with a run not yet done
+        // between them: the streamed file is the same text, written out by hand.
+        let dir = std::env::temp_dir().join(format!("cclab-results-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("rows")).unwrap();
+        row(
+            "a",
+            &[("aggregate.utilization", "0.9"), ("flows.0.fct_s", "")],
+        )
+        .write(&dir.join("rows"))
+        .unwrap();
+        row(
+            "b",
+            &[
+                ("aggregate.utilization", "0.5"),
+                ("flows.0.cc", "reno"),
+                ("flows.1.goodput_bps", "7"),
+            ],
+        )
+        .write(&dir.join("rows"))
+        .unwrap();
+        let manifest = SweepManifest {
+            name: "t".into(),
+            fingerprint: "0".into(),
+            axes: vec!["flows.0.cc".into()],
+            runs: vec!["a".into(), "not-run".into(), "b".into()],
+        };
+        assert_eq!(manifest.write_results(&dir).unwrap(), 2);
+        let text = std::fs::read_to_string(dir.join("results.csv")).unwrap();
+        // `flows.0.cc` is swept, so it is a parameter column and not repeated as a metric.
+        assert_eq!(
+            text,
+            "run_id,flows.0.cc,replicate,seed,aggregate.utilization,flows.0.fct_s,flows.1.goodput_bps\n\
+             a,reno,0,5,0.9,,\n\
+             b,reno,0,5,0.5,,7\n"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -170,23 +170,58 @@ fn span(from: SimTime, until: SimTime) -> Option<(SimTime, SimTime)> {
     (until > from).then_some((from, until))
 }
 
-/// When the set of active flows next changes after `flow` starts (another flow starts or
-/// completes, or this one completes), and how many flows are active until then.
-fn convergence_horizon(flows: &[FlowResult], flow: &FlowResult, end: SimTime) -> (SimTime, usize) {
-    let start = flow.start;
-    let mut horizon = flow.completed_at.unwrap_or(end).min(end);
-    let mut active = 0;
-    for other in flows {
-        if other.start > start {
-            horizon = horizon.min(other.start);
-        } else if other.completed_at.is_none_or(|c| c > start) {
-            active += 1;
-            if let Some(c) = other.completed_at {
-                horizon = horizon.min(c);
+/// For every flow (in the order given): when the set of active flows next changes after it
+/// starts (another flow starts or completes, or this one completes), and how many flows are
+/// active until then (at least 1).
+///
+/// For a flow starting at `s`, with `c` a flow's completion time (none if unfinished):
+/// - active = #{j : start_j ≤ s and (c_j none or c_j > s)}
+///   = #{j : start_j ≤ s} − #{j : max(start_j, c_j) ≤ s}, two binary searches in sorted lists;
+/// - horizon = min(own completion or end, end, the first start after s, the first completion
+///   after s of a flow started by s). The last term comes from a sweep over the flows in
+///   order of start that keeps the started flows' completion times in an ordered set.
+///
+/// O(n log n), where comparing every pair (as this was first written) took minutes for
+/// 100 000 flows.
+fn convergence_horizons(flows: &[FlowResult], end: SimTime) -> Vec<(SimTime, usize)> {
+    let mut starts: Vec<SimTime> = flows.iter().map(|f| f.start).collect();
+    starts.sort_unstable();
+    let mut finished_by: Vec<SimTime> = flows
+        .iter()
+        .filter_map(|f| f.completed_at.map(|c| c.max(f.start)))
+        .collect();
+    finished_by.sort_unstable();
+    let mut order: Vec<usize> = (0..flows.len()).collect();
+    order.sort_by_key(|&i| flows[i].start);
+
+    let mut out = vec![(end, 1); flows.len()];
+    // Completion times of the flows started so far, with the flow index to keep duplicates.
+    let mut completions = std::collections::BTreeSet::new();
+    let mut added = 0;
+    for &i in &order {
+        let s = flows[i].start;
+        while let Some(&j) = order.get(added) {
+            if flows[j].start > s {
+                break;
             }
+            if let Some(c) = flows[j].completed_at {
+                completions.insert((c, j));
+            }
+            added += 1;
         }
+        let mut horizon = flows[i].completed_at.unwrap_or(end).min(end);
+        let started = starts.partition_point(|&t| t <= s);
+        if let Some(&next_start) = starts.get(started) {
+            horizon = horizon.min(next_start);
+        }
+        // The smallest completion strictly after s (`(s, usize::MAX)` sorts after every (s, j)).
+        if let Some(&(c, _)) = completions.range((s, usize::MAX)..).next() {
+            horizon = horizon.min(c);
+        }
+        let finished = finished_by.partition_point(|&t| t <= s);
+        out[i] = (horizon, (started - finished).max(1));
     }
-    (horizon, active.max(1))
+    out
 }
 
 fn flow_summary(
@@ -194,6 +229,7 @@ fn flow_summary(
     result: &RunResult,
     rates: &RateSeries,
     f: &FlowResult,
+    (horizon, active): (SimTime, usize),
 ) -> FlowSummary {
     let end = SimTime::ZERO + result.duration;
     let finish = f.completed_at.unwrap_or(end);
@@ -213,7 +249,6 @@ fn flow_summary(
         coefficient_of_variation(&values)
     });
 
-    let (horizon, active) = convergence_horizon(&result.flows, f, end);
     let payload_share = group.mss as f64 / (group.mss + group.header_bytes) as f64;
     let fair_share_bps =
         scenario.topology.bottleneck.rate_bps as f64 * payload_share / active as f64;
@@ -376,10 +411,12 @@ pub fn summarize(
     rates: &RateSeries,
     wall_s: f64,
 ) -> Summary {
+    let horizons = convergence_horizons(&result.flows, SimTime::ZERO + result.duration);
     let flows: Vec<FlowSummary> = result
         .flows
         .iter()
-        .map(|f| flow_summary(scenario, result, rates, f))
+        .zip(horizons)
+        .map(|(f, horizon)| flow_summary(scenario, result, rates, f, horizon))
         .collect();
     let links: Vec<LinkSummary> = result
         .links
@@ -576,14 +613,91 @@ rate_interval = "1s"
             flow(2, 0, 5.0, 0, 0),
         ];
         let end = at(10.0);
-        assert_eq!(convergence_horizon(&flows, &flows[0], end), (at(5.0), 2));
-        assert_eq!(convergence_horizon(&flows, &flows[2], end), (end, 3));
+        let h = convergence_horizons(&flows, end);
+        assert_eq!(h[0], (at(5.0), 2));
+        assert_eq!(h[2], (end, 3));
         let mut finished = flows.clone();
         finished[1].completed_at = Some(at(7.0));
-        assert_eq!(
-            convergence_horizon(&finished, &finished[2], end),
-            (at(7.0), 3)
-        );
+        assert_eq!(convergence_horizons(&finished, end)[2], (at(7.0), 3));
+    }
+
+    /// The definition, pair by pair (O(n²)): what `convergence_horizons` must equal.
+    fn horizon_by_definition(flows: &[FlowResult], i: usize, end: SimTime) -> (SimTime, usize) {
+        let s = flows[i].start;
+        let mut horizon = flows[i].completed_at.unwrap_or(end).min(end);
+        let mut active = 0;
+        for other in flows {
+            if other.start > s {
+                horizon = horizon.min(other.start);
+            } else if other.completed_at.is_none_or(|c| c > s) {
+                active += 1;
+                if let Some(c) = other.completed_at {
+                    horizon = horizon.min(c);
+                }
+            }
+        }
+        (horizon, active.max(1))
+    }
+
+    #[test]
+    fn convergence_horizons_match_the_definition() {
+        // Pseudo-random flows with many ties: starts on whole seconds in 0..12 (some after
+        // the 10 s end), completions none, at the start itself, or 0..5 s later.
+        let mut state: u64 = 12345;
+        let mut next = |n: u64| {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (state >> 33) % n
+        };
+        let end = at(10.0);
+        for _ in 0..20 {
+            let flows: Vec<FlowResult> = (0..60)
+                .map(|id| {
+                    let mut f = flow(id, 0, next(12) as f64, 0, 0);
+                    f.completed_at = match next(3) {
+                        0 => None,
+                        _ => Some(f.start + SimDuration::from_secs(next(6))),
+                    };
+                    f
+                })
+                .collect();
+            let fast = convergence_horizons(&flows, end);
+            for (i, &got) in fast.iter().enumerate() {
+                assert_eq!(got, horizon_by_definition(&flows, i, end), "flow {i}");
+            }
+        }
+    }
+
+    #[test]
+    fn convergence_horizons_of_100_000_flows() {
+        // Flow i starts at i ms; odd flows complete 0.5 ms later, before the next start.
+        // By hand, for flow i: started by then i + 1, finished ⌊i/2⌋ (the odd j < i), so
+        // active = i + 1 − ⌊i/2⌋; the next change is its own completion (odd i) or the next
+        // start (even i). Comparing every pair would be 10¹⁰ steps; this is n log n.
+        let base = FlowResult {
+            rtt: Histogram::default(),
+            ..flow(0, 0, 0.0, 0, 0)
+        };
+        let ms = |x: f64| SimTime::ZERO + SimDuration::from_secs_f64(x / 1000.0);
+        let flows: Vec<FlowResult> = (0..100_000u32)
+            .map(|i| FlowResult {
+                id: i,
+                start: ms(i as f64),
+                completed_at: (i % 2 == 1).then(|| ms(i as f64 + 0.5)),
+                ..base.clone()
+            })
+            .collect();
+        let h = convergence_horizons(&flows, at(200.0));
+        for (i, &(horizon, active)) in h.iter().enumerate() {
+            let expected = if i % 2 == 1 {
+                i as f64 + 0.5
+            } else {
+                i as f64 + 1.0
+            };
+            assert_eq!(horizon, ms(expected), "flow {i}");
+            assert_eq!(active, i + 1 - i / 2, "flow {i}");
+        }
     }
 
     #[test]

@@ -55,9 +55,12 @@ enum Command {
         /// Output folder (default: out/<scenario name>).
         #[arg(long)]
         out: Option<PathBuf>,
-        /// Runs at a time (default: all cores).
+        /// Runs at a time (default: all cores; at most the runs to do and 4 per core).
         #[arg(long, short)]
         jobs: Option<usize>,
+        /// Refuse grids of more runs than this (default 100000).
+        #[arg(long, value_name = "N")]
+        max_runs: Option<u64>,
         /// Run only slice I of N (1-based), e.g. --shard 2/4; merge with `cclab sweep merge`.
         #[arg(long, value_name = "I/N")]
         shard: Option<String>,
@@ -104,6 +107,9 @@ enum Command {
         /// As for `run`: the output size limit the check applies.
         #[arg(long, value_name = "SIZE")]
         max_output: Option<String>,
+        /// Sweep files: refuse grids of more runs than this (default 100000).
+        #[arg(long, value_name = "N")]
+        max_runs: Option<u64>,
     },
     /// List the congestion-control algorithms and slow-start variants with their parameters.
     Algorithms,
@@ -180,6 +186,7 @@ fn main() -> ExitCode {
             file,
             out,
             jobs,
+            max_runs,
             shard,
             keep_runs,
             overrides,
@@ -190,6 +197,7 @@ fn main() -> ExitCode {
             out,
             overrides,
             jobs,
+            max_runs,
             shard,
             keep_runs,
             quiet,
@@ -216,7 +224,8 @@ fn main() -> ExitCode {
             file,
             overrides,
             max_output,
-        } => commands::check::check(&file, &overrides, max_output.as_deref()),
+            max_runs,
+        } => commands::check::check(&file, &overrides, max_output.as_deref(), max_runs),
         Command::Algorithms => {
             emit(&commands::algorithms::listing());
             Ok(())

@@ -307,3 +307,86 @@ fn check_validates_every_run_and_run_points_to_sweep() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("cclab sweep"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A base scenario of 0.2 s runs plus `grid` as its `[sweep]` table.
+fn small_sweep(dir: &Path, grid: &str) -> PathBuf {
+    let file = dir.join("small.toml");
+    std::fs::write(
+        &file,
+        format!("name = \"small\"\nduration = \"200ms\"\n[topology]\nbottleneck = {{ rate = \"1Mbps\", delay = \"5ms\" }}\n[[flows]]\ncc = \"reno\"\n[sweep]\n{grid}\n"),
+    )
+    .unwrap();
+    file
+}
+
+#[test]
+fn oversized_grids_are_refused_with_their_size_and_exit_2() {
+    let dir = scratch("huge");
+    let out_dir = dir.join("o");
+    let thousand = |key: &str| {
+        let values: Vec<String> = (1..=1000).map(|i| format!("\"{i}ms\"")).collect();
+        format!("\"{key}\" = [{}]\n", values.join(", "))
+    };
+    // 1000³ = 10⁹ runs (this used to abort on a 328 GB allocation); 9·10¹⁸ seeds (this used
+    // to panic with "capacity overflow").
+    let huge = format!(
+        "{}{}{}",
+        thousand("duration"),
+        thousand("flows.0.extra_rtt"),
+        thousand("topology.access.delay")
+    );
+    for (grid, size) in [
+        (
+            huge.as_str(),
+            "1000000000 runs (1000 × 1000 × 1000 values × 1 seed)",
+        ),
+        (
+            "seeds = 9000000000000000000",
+            "9000000000000000000 runs (9000000000000000000 seeds)",
+        ),
+    ] {
+        let file = small_sweep(&dir, grid);
+        for command in ["sweep", "check"] {
+            let mut args = vec![command, file.to_str().unwrap()];
+            if command == "sweep" {
+                args.extend(["--no-plots", "--out", out_dir.to_str().unwrap()]);
+            }
+            let out = cclab().args(&args).output().unwrap();
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{command}: {stderr}");
+            assert!(stderr.contains(size), "{stderr}");
+            assert!(stderr.contains("more than the limit of 100000"), "{stderr}");
+            assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+        }
+    }
+    // Nothing was planned into the folder.
+    assert!(!out_dir.join("sweep.json").exists());
+    // --max-runs raises the limit: 3 runs against a limit of 2, then of 3.
+    let file = small_sweep(&dir, "duration = [\"100ms\", \"200ms\", \"300ms\"]");
+    let out = cclab()
+        .args(["check", file.to_str().unwrap(), "--max-runs", "2"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("3 runs (3 values × 1 seed), more than the limit of 2")
+    );
+    run(&["check", file.to_str().unwrap(), "--max-runs", "3"]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn jobs_are_capped_at_the_runs_to_do() {
+    let dir = scratch("jobs");
+    // 2 runs with --jobs 100000: 2 threads, and the command says it capped them.
+    let file = small_sweep(&dir, "duration = [\"100ms\", \"200ms\"]");
+    let out = sweep(&file, &dir.join("o"), &["--jobs", "100000"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("running 2 on 2 threads (--jobs 100000 capped"),
+        "{stdout}"
+    );
+    assert_eq!(rows_in(&dir.join("o")).len(), 2);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

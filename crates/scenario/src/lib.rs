@@ -7,6 +7,7 @@ mod error;
 pub mod model;
 mod overrides;
 mod parse;
+pub mod resources;
 pub mod sweep;
 pub mod units;
 

@@ -112,6 +112,7 @@ pub fn scenario_from_table(file: &str, root: &Table) -> Result<Scenario, Scenari
     };
     check_buffers(&root, &scenario)?;
     check_starts(&root, &scenario)?;
+    crate::resources::check_memory(&scenario)?;
     Ok(scenario)
 }
 

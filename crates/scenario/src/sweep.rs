@@ -14,6 +14,11 @@
 //! values and replicate, so it does not depend on which other runs exist, how the grid is
 //! ordered or how it is split into shards. With `seeds = N` the seed of a run is derived from
 //! its id; with a list, the listed seed is used (and is part of the id).
+//!
+//! Runs are never materialised all at once: [`Plan::run`] maps a run's index to its
+//! parameters (mixed-radix digits over the axes, replicates fastest), so a grid costs memory
+//! only for the runs being built. Grids larger than [`DEFAULT_MAX_RUNS`] are refused unless
+//! the caller raises the limit (`--max-runs`), with the size in the message.
 
 use toml::{Table, Value};
 
@@ -21,6 +26,12 @@ use crate::error::ScenarioError;
 use crate::model::Scenario;
 use crate::overrides::set_path;
 use crate::parse::scenario_from_table;
+
+/// Largest sweep (runs, replicates included) accepted without `--max-runs`. A sweep keeps
+/// every run id (in `sweep.json`) and one row file per run, and each run validates a whole
+/// scenario before anything runs: 100 000 runs is about 2 MB of ids and seconds of checking;
+/// a grid of 10⁹ is an accident (a list too many), not an experiment.
+pub const DEFAULT_MAX_RUNS: u64 = 100_000;
 
 /// One swept key (or group of linked keys) and its values.
 #[derive(Clone, Debug, PartialEq)]
@@ -238,8 +249,12 @@ impl Sweep {
                     ));
                 }
             };
-            for (i, v) in values.iter().enumerate() {
-                if values[..i].contains(v) {
+            // A set of each value's debug text (canonical: tables are sorted maps), where
+            // comparing every pair took minutes for a list of 100 000 values. Only -0.0 against
+            // 0.0 and NaN against NaN judge differently from `==`: by their text.
+            let mut seen = std::collections::HashSet::with_capacity(values.len());
+            for v in &values {
+                if !seen.insert(format!("{v:?}")) {
                     return Err(sweep_error(
                         file,
                         &key,
@@ -250,8 +265,9 @@ impl Sweep {
             axes.push(Axis { key, values });
         }
         if let Seeds::List(list) = &seeds {
-            for (i, s) in list.iter().enumerate() {
-                if list[..i].contains(s) {
+            let mut seen = std::collections::HashSet::with_capacity(list.len());
+            for s in list {
+                if !seen.insert(*s) {
                     return Err(sweep_error(
                         file,
                         "seeds",
@@ -268,16 +284,81 @@ impl Sweep {
         })
     }
 
-    pub fn replicates(&self) -> usize {
+    /// Replicates per grid point (the seed count, or the length of the seed list).
+    pub fn replicates(&self) -> u64 {
         match &self.seeds {
-            Seeds::Count(n) => *n as usize,
-            Seeds::List(list) => list.len(),
+            Seeds::Count(n) => *n,
+            Seeds::List(list) => list.len() as u64,
         }
     }
 
-    /// Number of runs: the product of the axes' lengths times the replicates.
-    pub fn run_count(&self) -> usize {
-        self.axes.iter().map(|a| a.values.len()).product::<usize>() * self.replicates()
+    /// Number of runs: the product of the axes' lengths times the replicates; `None` when it
+    /// does not fit in 64 bits.
+    pub fn run_count(&self) -> Option<u64> {
+        self.axes.iter().try_fold(self.replicates(), |n, a| {
+            n.checked_mul(a.values.len() as u64)
+        })
+    }
+
+    /// The grid's size as a product, for messages: `1000 × 1000 × 1000 values × 2 seeds`.
+    fn size_text(&self) -> String {
+        let lengths: Vec<String> = self
+            .axes
+            .iter()
+            .map(|a| a.values.len().to_string())
+            .collect();
+        let replicates = self.replicates();
+        let seeds = format!(
+            "{replicates} {}",
+            if replicates == 1 { "seed" } else { "seeds" }
+        );
+        if lengths.is_empty() {
+            seeds
+        } else {
+            format!("{} values × {seeds}", lengths.join(" × "))
+        }
+    }
+
+    /// The run plan, refused when it has more than `max_runs` runs. Resolves the axes' key
+    /// paths once; the runs themselves are built on demand by [`Plan::run`].
+    pub fn plan(&self, max_runs: u64) -> Result<Plan<'_>, ScenarioError> {
+        let file = self.file.as_str();
+        let too_many = |count: String| {
+            sweep_error(
+                file,
+                "sweep",
+                format!(
+                    "the grid has {count} runs ({}), more than the limit of {max_runs}; shrink \
+                     the lists or the seeds, split the grid into several sweep files, or raise \
+                     the limit with --max-runs",
+                    self.size_text()
+                ),
+            )
+        };
+        let runs = match self.run_count() {
+            Some(n) if n <= max_runs => n,
+            Some(n) => return Err(too_many(n.to_string())),
+            None => return Err(too_many(format!("more than {}", u64::MAX))),
+        };
+        // Fits in memory indexes: it is at most `max_runs`, a count the caller chose to hold.
+        let runs = usize::try_from(runs).map_err(|_| too_many(runs.to_string()))?;
+        let paths = self
+            .axes
+            .iter()
+            .map(|a| concrete_paths(&self.base, &a.key).map_err(|m| sweep_error(file, &a.key, m)))
+            .collect::<Result<_, _>>()?;
+        Ok(Plan {
+            sweep: self,
+            paths,
+            runs,
+        })
+    }
+
+    /// Every run, validated, in the sweep's order (for small grids: tests, figures). The
+    /// first invalid point is reported with the sweep key and value that produced it.
+    pub fn expand(&self) -> Result<Vec<RunSpec>, ScenarioError> {
+        let plan = self.plan(DEFAULT_MAX_RUNS)?;
+        (0..plan.len()).map(|i| plan.run(i)).collect()
     }
 
     /// A fingerprint of everything that decides the runs' results (base scenario, axes,
@@ -291,92 +372,101 @@ impl Sweep {
         text.push_str(&format!("\nseeds = {:?}", self.seeds));
         format!("{:016x}", fnv1a(&text))
     }
+}
 
-    /// Every run, validated, in the sweep's order. The first invalid point is reported with
-    /// the sweep key and value that produced it.
-    pub fn expand(&self) -> Result<Vec<RunSpec>, ScenarioError> {
-        let file = self.file.as_str();
-        let paths: Vec<Vec<String>> = self
-            .axes
-            .iter()
-            .map(|a| concrete_paths(&self.base, &a.key).map_err(|m| sweep_error(file, &a.key, m)))
-            .collect::<Result<_, _>>()?;
-        let points = self.axes.iter().map(|a| a.values.len()).product::<usize>();
-        let mut runs = Vec::with_capacity(self.run_count());
-        for point in 0..points {
-            // Mixed-radix digits, the last axis fastest.
-            let mut digits = vec![0; self.axes.len()];
-            let mut rest = point;
-            for (d, axis) in digits.iter_mut().zip(&self.axes).rev() {
-                *d = rest % axis.values.len();
-                rest /= axis.values.len();
-            }
-            let mut table = self.base.clone();
-            let mut params = Vec::new();
-            for ((axis, &digit), paths) in self.axes.iter().zip(&digits).zip(&paths) {
-                let value = &axis.values[digit];
-                let context = |m: String| {
-                    sweep_error(file, &axis.key, format!("value {}: {m}", value_text(value)))
-                };
-                let per_path: Vec<Value> = match value {
-                    Value::Array(items) if paths.len() > 1 => {
-                        if items.len() != paths.len() {
-                            return Err(context(format!(
-                                "a list for {} linked keys needs {} entries",
-                                paths.len(),
-                                paths.len()
-                            )));
-                        }
-                        items.clone()
-                    }
-                    _ => vec![value.clone(); paths.len()],
-                };
-                for (path, v) in paths.iter().zip(per_path) {
-                    set_path(&mut table, path, v).map_err(context)?;
-                }
-                params.push((axis.key.clone(), value_text(value)));
-            }
-            for replicate in 0..self.replicates() {
-                let mut id_text: String =
-                    params.iter().map(|(k, v)| format!("{k}={v}\n")).collect();
-                let explicit = match &self.seeds {
-                    Seeds::Count(_) => {
-                        id_text.push_str(&format!("replicate={replicate}"));
-                        None
-                    }
-                    Seeds::List(list) => {
-                        id_text.push_str(&format!("seed={}", list[replicate]));
-                        Some(list[replicate])
-                    }
-                };
-                let id = format!("{:016x}", fnv1a(&id_text));
-                let seed = explicit.unwrap_or_else(|| seed_from_id(&id));
-                let mut run_table = table.clone();
-                run_table.insert("seed".into(), Value::Integer(seed as i64));
-                let scenario = scenario_from_table(file, &run_table).map_err(|e| {
-                    let inner = match &e {
-                        ScenarioError::Invalid { key, message, .. } => format!("{key}: {message}"),
-                        other => other.to_string(),
-                    };
-                    let point: Vec<String> =
-                        params.iter().map(|(k, v)| format!("{k} = {v}")).collect();
-                    sweep_error(
-                        file,
-                        &params.first().map_or("sweep".into(), |(k, _)| k.clone()),
-                        format!("the run with {} is invalid: {inner}", point.join(", ")),
-                    )
-                })?;
-                runs.push(RunSpec {
-                    index: runs.len(),
-                    id,
-                    params: params.clone(),
-                    replicate,
-                    seed,
-                    scenario,
-                });
-            }
+/// A sweep's runs, built one at a time from their index (see [`Sweep::plan`]).
+#[derive(Debug)]
+pub struct Plan<'a> {
+    sweep: &'a Sweep,
+    /// Per axis: the concrete key paths it sets.
+    paths: Vec<Vec<String>>,
+    runs: usize,
+}
+
+impl Plan<'_> {
+    /// Number of runs.
+    pub fn len(&self) -> usize {
+        self.runs
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.runs == 0
+    }
+
+    /// Run `index` (0 ≤ index < len), validated: the index is a mixed-radix number whose
+    /// lowest digit is the replicate and whose next digits are the axes' value indexes, the
+    /// last axis fastest, so runs come in the documented order.
+    pub fn run(&self, index: usize) -> Result<RunSpec, ScenarioError> {
+        let sweep = self.sweep;
+        let file = sweep.file.as_str();
+        // `replicates()` ≥ 1 (validated) and the product fits in usize (checked in `plan`).
+        let replicates = sweep.replicates() as usize;
+        let replicate = index % replicates;
+        let mut rest = index / replicates;
+        let mut digits = vec![0; sweep.axes.len()];
+        for (d, axis) in digits.iter_mut().zip(&sweep.axes).rev() {
+            *d = rest % axis.values.len();
+            rest /= axis.values.len();
         }
-        Ok(runs)
+        let mut table = sweep.base.clone();
+        let mut params = Vec::with_capacity(sweep.axes.len());
+        for ((axis, &digit), paths) in sweep.axes.iter().zip(&digits).zip(&self.paths) {
+            let value = &axis.values[digit];
+            let context = |m: String| {
+                sweep_error(file, &axis.key, format!("value {}: {m}", value_text(value)))
+            };
+            let per_path: Vec<Value> = match value {
+                Value::Array(items) if paths.len() > 1 => {
+                    if items.len() != paths.len() {
+                        return Err(context(format!(
+                            "a list for {} linked keys needs {} entries",
+                            paths.len(),
+                            paths.len()
+                        )));
+                    }
+                    items.clone()
+                }
+                _ => vec![value.clone(); paths.len()],
+            };
+            for (path, v) in paths.iter().zip(per_path) {
+                set_path(&mut table, path, v).map_err(context)?;
+            }
+            params.push((axis.key.clone(), value_text(value)));
+        }
+        let mut id_text: String = params.iter().map(|(k, v)| format!("{k}={v}\n")).collect();
+        let explicit = match &sweep.seeds {
+            Seeds::Count(_) => {
+                id_text.push_str(&format!("replicate={replicate}"));
+                None
+            }
+            Seeds::List(list) => {
+                id_text.push_str(&format!("seed={}", list[replicate]));
+                Some(list[replicate])
+            }
+        };
+        let id = format!("{:016x}", fnv1a(&id_text));
+        let seed = explicit.unwrap_or_else(|| seed_from_id(&id));
+        table.insert("seed".into(), Value::Integer(seed as i64));
+        let scenario = scenario_from_table(file, &table).map_err(|e| {
+            let inner = match &e {
+                ScenarioError::Invalid { key, message, .. } => format!("{key}: {message}"),
+                other => other.to_string(),
+            };
+            let point: Vec<String> = params.iter().map(|(k, v)| format!("{k} = {v}")).collect();
+            sweep_error(
+                file,
+                &params.first().map_or("sweep".into(), |(k, _)| k.clone()),
+                format!("the run with {} is invalid: {inner}", point.join(", ")),
+            )
+        })?;
+        Ok(RunSpec {
+            index,
+            id,
+            params,
+            replicate,
+            seed,
+            scenario,
+        })
     }
 }
 
@@ -497,6 +587,95 @@ cc = "reno"
                 .to_string()
                 .contains("[sweep] sweep: missing")
         );
+    }
+
+    /// A `[sweep]` line giving `key` the values 1..=n (as durations, so the runs are valid).
+    fn axis(key: &str, n: usize) -> String {
+        let values: Vec<String> = (1..=n).map(|i| format!("\"{i}ms\"")).collect();
+        format!("\"{key}\" = [{}]\n", values.join(", "))
+    }
+
+    #[test]
+    fn huge_grids_are_refused_with_their_size() {
+        let keys = ["flows.0.extra_rtt", "flows.1.extra_rtt", "duration"];
+        let grid: String = keys.iter().map(|k| axis(k, 1000)).collect();
+        let s = sweep(&grid).unwrap();
+        // 1000 × 1000 × 1000 = 10⁹ runs, over the default limit of 10⁵.
+        assert_eq!(s.run_count(), Some(1_000_000_000));
+        let m = s.plan(DEFAULT_MAX_RUNS).unwrap_err().to_string();
+        assert!(
+            m.starts_with("s.toml: [sweep] sweep: the grid has 1000000000 runs (1000 × 1000 × 1000 values × 1 seed), more than the limit of 100000;"),
+            "{m}"
+        );
+        // `seeds = 9·10¹⁸` is a count like any other, not an allocation.
+        let m = sweep("seeds = 9000000000000000000\n")
+            .unwrap()
+            .plan(DEFAULT_MAX_RUNS)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            m.contains("9000000000000000000 runs (9000000000000000000 seeds)"),
+            "{m}"
+        );
+        // 3 × 9·10¹⁸ does not fit in 64 bits (2⁶⁴ ≈ 1.8·10¹⁹).
+        let s = sweep(&format!(
+            "{}seeds = 9000000000000000000\n",
+            axis("duration", 3)
+        ))
+        .unwrap();
+        assert_eq!(s.run_count(), None);
+        let m = s.plan(u64::MAX).unwrap_err().to_string();
+        assert!(m.contains("more than 18446744073709551615 runs"), "{m}");
+    }
+
+    #[test]
+    fn long_lists_are_checked_for_repeats_without_comparing_every_pair() {
+        // 100 000 values (the largest grid allowed) and as many seeds: accepted, 10⁵ runs
+        // each, where comparing every pair (5·10⁹ comparisons) took minutes.
+        let values = axis("duration", 100_000);
+        let s = sweep(&values).unwrap();
+        assert_eq!(s.run_count(), Some(100_000));
+        let seeds: Vec<String> = (0..100_000).map(|i| i.to_string()).collect();
+        let s = sweep(&format!("seeds = [{}]\n", seeds.join(", "))).unwrap();
+        assert_eq!(s.run_count(), Some(100_000));
+        // A repeat at the end of a long list is still found, and named.
+        let ms: Vec<String> = (1..=1000).map(|i| format!("\"{i}ms\"")).collect();
+        let m = sweep(&format!("duration = [{}, \"1ms\"]\n", ms.join(", ")))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            m.contains("[sweep] duration: the value 1ms is listed twice"),
+            "{m}"
+        );
+        let m = sweep(&format!("seeds = [{}, 7]\n", seeds[..1000].join(", ")))
+            .unwrap_err()
+            .to_string();
+        assert!(m.contains("seed 7 is listed twice"), "{m}");
+    }
+
+    #[test]
+    fn runs_are_built_from_their_index() {
+        // Raising the limit lets a 10⁹-run grid be planned: nothing is enumerated up front.
+        let keys = ["duration", "flows.0.extra_rtt", "flows.1.extra_rtt"];
+        let grid: String = keys.iter().map(|k| axis(k, 1000)).collect();
+        let s = sweep(&grid).unwrap();
+        let plan = s.plan(1_000_000_000).unwrap();
+        assert_eq!(plan.len(), 1_000_000_000);
+        // Index = (d·1000 + a)·1000 + b for values d+1, a+1, b+1 ms (last axis fastest), so
+        // run 1_002_003 is duration 2ms, flows.0.extra_rtt 3ms, flows.1.extra_rtt 4ms and the
+        // last run takes every axis' last value.
+        let run = plan.run(1_002_003).unwrap();
+        let values: Vec<&str> = run.params.iter().map(|(_, v)| v.as_str()).collect();
+        assert_eq!(values, ["2ms", "3ms", "4ms"]);
+        assert_eq!(run.scenario.flows[1].extra_rtt.as_nanos(), 4_000_000);
+        let last = plan.run(999_999_999).unwrap();
+        assert!(last.params.iter().all(|(_, v)| v == "1000ms"));
+        // The same run from a small grid has the same id and seed (ids depend on the run only).
+        let small = sweep("duration = [\"2ms\"]\n\"flows.0.extra_rtt\" = [\"3ms\"]\n\"flows.1.extra_rtt\" = [\"4ms\"]\n")
+            .unwrap()
+            .expand()
+            .unwrap();
+        assert_eq!((&small[0].id, small[0].seed), (&run.id, run.seed));
     }
 
     #[test]

@@ -3,35 +3,35 @@
 //! Values below 2^SUB_BITS ns are counted exactly; above, each power-of-two range is split into
 //! 2^SUB_BITS equal buckets (the layout of HdrHistogram), so a bucket is at most 1/64 = 1.6 %
 //! wide relative to its value and its midpoint is within 0.8 % of every value in it. Values
-//! are capped at 2^MAX_BITS ns (about 18 minutes). The bucket array is allocated once, when
-//! the histogram is created; recording is a few integer operations and one increment.
+//! are capped at 2^MAX_BITS ns (about 18 minutes). Recording is a few integer operations and
+//! one increment.
+//!
+//! Only the buckets between the lowest and the highest one used are stored. Every flow keeps
+//! two of these (its RTTs and a snapshot at the steady window's start), and a flow's RTTs span
+//! a few octaves at most: a few hundred buckets instead of all 2240 (18 kB each), which is
+//! what lets a run hold 100 000 flows. An empty histogram allocates nothing.
 
 /// Sub-buckets per power of two: 2^6 = 64.
 const SUB_BITS: u32 = 6;
 const SUB_COUNT: u64 = 1 << SUB_BITS;
 /// Largest recorded value: 2^40 - 1 ns (about 1100 s).
 const MAX_BITS: u32 = 40;
+/// Buckets of the whole range, 2240 (the tests walk them all).
+#[cfg(test)]
 const BUCKETS: usize = ((MAX_BITS - SUB_BITS + 1) as u64 * SUB_COUNT) as usize;
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// `counts[i]` is the count of bucket `first + i`. The stored range is always exactly the
+/// lowest to the highest non-empty bucket (both ends non-zero; empty with `first = 0`), so
+/// equal sample sets give equal values and the derived `PartialEq` compares contents.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Histogram {
-    counts: Box<[u64]>,
+    first: usize,
+    counts: Vec<u64>,
     count: u64,
     sum: u128,
+    /// Meaningful only when `count > 0`.
     min: u64,
     max: u64,
-}
-
-impl Default for Histogram {
-    fn default() -> Self {
-        Histogram {
-            counts: vec![0; BUCKETS].into_boxed_slice(),
-            count: 0,
-            sum: 0,
-            min: u64::MAX,
-            max: 0,
-        }
-    }
 }
 
 fn bucket_of(value: u64) -> usize {
@@ -58,11 +58,40 @@ fn bucket_range(bucket: usize) -> (u64, u64) {
 
 impl Histogram {
     pub fn record(&mut self, value: u64) {
-        self.counts[bucket_of(value)] += 1;
+        let bucket = bucket_of(value);
+        if self.counts.is_empty() {
+            self.first = bucket;
+            self.counts.push(0);
+        } else if bucket < self.first {
+            // A new lowest bucket: prepend the gap. Rare: the range only ever widens, so this
+            // happens at most a few thousand times over a histogram's life.
+            let gap = self.first - bucket;
+            self.counts.splice(0..0, std::iter::repeat_n(0, gap));
+            self.first = bucket;
+        } else if bucket >= self.first + self.counts.len() {
+            self.counts.resize(bucket - self.first + 1, 0);
+        }
+        self.counts[bucket - self.first] += 1;
+        if self.count == 0 {
+            (self.min, self.max) = (value, value);
+        }
         self.count += 1;
         self.sum += value as u128;
         self.min = self.min.min(value);
         self.max = self.max.max(value);
+    }
+
+    /// `(bucket, count)` of the stored buckets, in increasing order.
+    fn buckets(&self) -> impl Iterator<Item = (usize, u64)> + '_ {
+        self.counts
+            .iter()
+            .enumerate()
+            .map(|(i, &n)| (self.first + i, n))
+    }
+
+    /// Bytes held on the heap.
+    pub fn heap_bytes(&self) -> usize {
+        self.counts.capacity() * std::mem::size_of::<u64>()
     }
 
     pub fn count(&self) -> u64 {
@@ -92,7 +121,7 @@ impl Histogram {
             return Some(self.max as f64);
         }
         let mut seen = 0;
-        for (bucket, &n) in self.counts.iter().enumerate() {
+        for (bucket, n) in self.buckets() {
             seen += n;
             if seen >= rank {
                 let (low, high) = bucket_range(bucket);
@@ -107,24 +136,28 @@ impl Histogram {
     /// subtract exactly; min and max are those of the buckets (exact min/max are not kept).
     pub fn since(&self, earlier: &Histogram) -> Histogram {
         let mut counts = self.counts.clone();
-        for (c, e) in counts.iter_mut().zip(earlier.counts.iter()) {
-            *c -= e;
+        for (bucket, n) in earlier.buckets() {
+            // A snapshot's buckets lie within the later range: the range only widens.
+            counts[bucket - self.first] -= n;
         }
-        let first = counts.iter().position(|&n| n > 0);
-        let last = counts.iter().rposition(|&n| n > 0);
-        let (min, max) = match (first, last) {
-            (Some(f), Some(l)) => (
-                bucket_range(f).0.max(self.min),
-                (bucket_range(l).1 - 1).min(self.max),
-            ),
-            _ => (u64::MAX, 0),
+        // Trim to the non-empty range, keeping the representation canonical.
+        let (Some(low), Some(high)) = (
+            counts.iter().position(|&n| n > 0),
+            counts.iter().rposition(|&n| n > 0),
+        ) else {
+            return Histogram::default();
         };
+        counts.truncate(high + 1);
+        counts.drain(..low);
+        let first = self.first + low;
+        let last = first + counts.len() - 1;
         Histogram {
+            first,
             counts,
             count: self.count - earlier.count,
             sum: self.sum - earlier.sum,
-            min,
-            max,
+            min: bucket_range(first).0.max(self.min),
+            max: (bucket_range(last).1 - 1).min(self.max),
         }
     }
 }
@@ -176,6 +209,26 @@ mod tests {
     }
 
     #[test]
+    fn only_the_used_range_is_stored() {
+        assert_eq!(Histogram::default().heap_bytes(), 0);
+        // RTTs from 50 to 200 ms. By hand: 5e7 ns has exponent 25 (2^25 ≤ 5e7 < 2^26), shift
+        // 19, 5e7 >> 19 = 95, bucket (19 + 1)·64 + 95 − 64 = 1311; 2e8 has exponent 27, shift
+        // 21, 2e8 >> 21 = 95, bucket 22·64 + 31 = 1439: 129 buckets, where the full array has
+        // (40 − 6 + 1)·64 = 2240. Allow Vec's doubling growth on top.
+        let mut up = Histogram::default();
+        let mut down = Histogram::default();
+        for i in 0..=150u64 {
+            up.record((50 + i) * 1_000_000);
+            down.record((200 - i) * 1_000_000);
+        }
+        assert_eq!((up.first, up.counts.len()), (1311, 129));
+        assert!(up.heap_bytes() <= 2 * 129 * 8, "{}", up.heap_bytes());
+        // The same samples in another order give the same histogram.
+        assert_eq!(up, down);
+        assert_eq!(up.quantile(0.5), down.quantile(0.5));
+    }
+
+    #[test]
     fn since_subtracts_a_snapshot() {
         let mut h = Histogram::default();
         for v in [10, 20, 30] {
@@ -190,5 +243,11 @@ mod tests {
         assert_eq!(window.mean(), Some(1500.0));
         assert_eq!(window.quantile(1.0), Some(2000.0));
         assert!(window.min().unwrap() >= 992 && window.min().unwrap() <= 1000);
+        // Nothing since the snapshot: empty, and equal to a new histogram.
+        assert_eq!(h.since(&h), Histogram::default());
+        // The window holds only the new samples' range, not the snapshot's. By hand: 1000 has
+        // exponent 9, shift 3, 1000 >> 3 = 125, bucket 4·64 + 125 − 64 = 317; 2000 has
+        // exponent 10, shift 4, 2000 >> 4 = 125, bucket 5·64 + 61 = 381.
+        assert_eq!((window.first, window.counts.len()), (317, 381 - 317 + 1));
     }
 }

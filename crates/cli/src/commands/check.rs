@@ -10,7 +10,12 @@ fn is_sweep_file(file: &Path) -> bool {
         .is_some_and(|table| table.contains_key("sweep"))
 }
 
-pub fn check(file: &Path, overrides: &[String], max_output: Option<&str>) -> Result<(), Failure> {
+pub fn check(
+    file: &Path,
+    overrides: &[String],
+    max_output: Option<&str>,
+    max_runs: Option<u64>,
+) -> Result<(), Failure> {
     if is_sweep_file(file) {
         if max_output.is_some() {
             // Sweeps do not apply the output-size limit (see docs/outputs.md).
@@ -21,11 +26,14 @@ pub fn check(file: &Path, overrides: &[String], max_output: Option<&str>) -> Res
         }
         let sweep =
             cclab_scenario::load_sweep(file, overrides).map_err(|e| Failure::BadInput(e.into()))?;
-        let runs = sweep.expand().map_err(|e| Failure::BadInput(e.into()))?;
+        let plan = sweep
+            .plan(max_runs.unwrap_or(cclab_scenario::sweep::DEFAULT_MAX_RUNS))
+            .map_err(|e| Failure::BadInput(e.into()))?;
+        crate::commands::sweep::runner::validate(&plan).map_err(|e| Failure::BadInput(e.into()))?;
         crate::emit(&format!(
             "{}: ok (sweep: {} runs over {})\n",
             file.display(),
-            runs.len(),
+            plan.len(),
             sweep
                 .axes
                 .iter()
@@ -34,6 +42,13 @@ pub fn check(file: &Path, overrides: &[String], max_output: Option<&str>) -> Res
                 .join(", ")
         ));
         return Ok(());
+    }
+    if max_runs.is_some() {
+        // The run limit is a sweep's; refused rather than ignored, as --max-output is above.
+        return Err(Failure::BadInput(anyhow::anyhow!(
+            "{}: --max-runs applies to sweep files, and this is a scenario file",
+            file.display()
+        )));
     }
     let scenario = crate::commands::run::load_checked(file, overrides, max_output)?;
     crate::emit(&format!(

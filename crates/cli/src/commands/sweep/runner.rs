@@ -1,4 +1,6 @@
-//! Running a sweep: expand the grid, skip recorded runs, run the rest in parallel.
+//! Running a sweep: check the grid's size, validate every run, skip recorded runs, run the
+//! rest in parallel. Runs are built from their index when they are validated and again when
+//! they run, so no more than one scenario per thread is held at a time.
 
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -8,6 +10,8 @@ use std::time::Instant;
 use anyhow::{Context, anyhow};
 use cclab_analysis::results::{Row, SweepManifest};
 use cclab_analysis::{CsvSink, RateSeries, summarize, write_summary};
+use cclab_scenario::resources::MEMORY_LIMIT_BYTES;
+use cclab_scenario::sweep::{DEFAULT_MAX_RUNS, Plan};
 use cclab_scenario::{RunSpec, load_sweep};
 use cclab_sim::{NullSink, Simulation, Tee, TraceSink};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -21,6 +25,8 @@ pub struct SweepArgs {
     pub out: Option<PathBuf>,
     pub overrides: Vec<String>,
     pub jobs: Option<usize>,
+    /// Refuse grids with more runs (default [`DEFAULT_MAX_RUNS`]).
+    pub max_runs: Option<u64>,
     pub shard: Option<String>,
     pub keep_runs: bool,
     pub quiet: bool,
@@ -71,6 +77,52 @@ fn run_one(spec: &RunSpec, dir: &Path, keep_runs: bool) -> anyhow::Result<()> {
         .with_context(|| format!("cannot record run {}", spec.id))
 }
 
+/// What validating a plan gives: every run id in order, and the largest memory estimate of
+/// one run (bytes), which bounds how many may run at once.
+pub struct Validated {
+    pub ids: Vec<String>,
+    pub largest_run_bytes: u64,
+}
+
+/// Validate every run of `plan` in order, keeping only what running them needs.
+pub fn validate(plan: &Plan<'_>) -> Result<Validated, cclab_scenario::ScenarioError> {
+    let mut out = Validated {
+        ids: Vec::with_capacity(plan.len()),
+        largest_run_bytes: 0,
+    };
+    for index in 0..plan.len() {
+        let run = plan.run(index)?;
+        out.largest_run_bytes = out
+            .largest_run_bytes
+            .max(run.scenario.memory_estimate().bytes);
+        out.ids.push(run.id);
+    }
+    Ok(out)
+}
+
+fn available_cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// Threads for a sweep: the jobs asked for, but no more than the runs to do (an idle thread
+/// is waste), no more than 4 per core (runs are CPU-bound; `--jobs 100000` used to spend
+/// minutes creating threads), and no more runs at once than fit in the memory limit a single
+/// run is held to. At least one.
+pub fn thread_count(asked: usize, runs: usize, cores: usize, run_bytes: u64) -> usize {
+    asked
+        .min(runs)
+        .min(4 * cores)
+        .min(memory_threads(run_bytes))
+        .max(1)
+}
+
+/// How many runs of `run_bytes` fit in [`MEMORY_LIMIT_BYTES`] together (at least one).
+fn memory_threads(run_bytes: u64) -> usize {
+    usize::try_from(MEMORY_LIMIT_BYTES / run_bytes.max(1))
+        .unwrap_or(usize::MAX)
+        .max(1)
+}
+
 pub fn sweep(args: SweepArgs) -> Result<(), Failure> {
     let bad = |e: anyhow::Error| Failure::BadInput(e);
     let failed = |e: anyhow::Error| Failure::RunFailed(e);
@@ -84,8 +136,12 @@ pub fn sweep(args: SweepArgs) -> Result<(), Failure> {
     if args.jobs == Some(0) {
         return Err(bad(anyhow!("--jobs 0: give at least one job")));
     }
-    let runs = sweep.expand().map_err(|e| bad(e.into()))?;
-    let name = runs[0].scenario.name.clone();
+    let plan = sweep
+        .plan(args.max_runs.unwrap_or(DEFAULT_MAX_RUNS))
+        .map_err(|e| bad(e.into()))?;
+    // Every run is checked before anything runs; only the ids are kept.
+    let validated = validate(&plan).map_err(|e| bad(e.into()))?;
+    let name = plan.run(0).map_err(|e| bad(e.into()))?.scenario.name;
     let dir = args.out.unwrap_or_else(|| PathBuf::from("out").join(&name));
     // A run's folder is not a sweep's: mixing them would leave one's files among the other's.
     if let Ok(cclab_analysis::output::FolderKind::Run) = cclab_analysis::output::folder_kind(&dir) {
@@ -103,7 +159,7 @@ pub fn sweep(args: SweepArgs) -> Result<(), Failure> {
         name,
         fingerprint: sweep.fingerprint(),
         axes: sweep.axes.iter().map(|a| a.key.clone()).collect(),
-        runs: runs.iter().map(|r| r.id.clone()).collect(),
+        runs: validated.ids,
     };
     if let Ok(existing) = SweepManifest::read(&dir)
         && existing.fingerprint != manifest.fingerprint
@@ -119,23 +175,40 @@ pub fn sweep(args: SweepArgs) -> Result<(), Failure> {
         .with_context(|| format!("cannot write in {}", dir.display()))
         .map_err(failed)?;
 
-    let mine: Vec<&RunSpec> = runs
-        .iter()
-        .filter(|r| shard.is_none_or(|s| s.contains(r.index)))
+    let mine: Vec<usize> = (0..plan.len())
+        .filter(|&i| shard.is_none_or(|s| s.contains(i)))
         .collect();
-    let pending: Vec<&RunSpec> = mine
+    let pending: Vec<usize> = mine
         .iter()
         .copied()
-        .filter(|r| Row::read(&rows_dir, &r.id).is_none())
+        .filter(|&i| Row::read(&rows_dir, &manifest.runs[i]).is_none())
         .collect();
-    let jobs = args.jobs.unwrap_or_else(rayon::current_num_threads);
+    let cores = available_cores();
+    let asked = args.jobs.unwrap_or_else(rayon::current_num_threads);
+    let jobs = thread_count(asked, pending.len(), cores, validated.largest_run_bytes);
     let shard_text = shard.map_or(String::new(), |s| {
         format!(", shard {}/{} has {}", s.index, s.count, mine.len())
     });
+    let by_memory = memory_threads(validated.largest_run_bytes);
+    // Memory always gets a word (it is why the sweep is slower than the cores allow); the
+    // other caps only when the user asked for a number, the default being ours.
+    let capped_text = if jobs == by_memory && jobs < asked.min(pending.len()) {
+        format!(
+            " (limited by memory: a run may need {:.1} GB and runs at once must fit in {:.1} GB)",
+            validated.largest_run_bytes as f64 / 1e9,
+            MEMORY_LIMIT_BYTES as f64 / 1e9
+        )
+    } else if args.jobs.is_some() && jobs < asked {
+        format!(
+            " (--jobs {asked} capped: at most one thread per run to do and 4 per core, {cores} cores)"
+        )
+    } else {
+        String::new()
+    };
     crate::emit(&format!(
-        "sweep {}: {} runs{shard_text}; {} already done, running {} on {jobs} threads\n",
+        "sweep {}: {} runs{shard_text}; {} already done, running {} on {jobs} threads{capped_text}\n",
         manifest.name,
-        runs.len(),
+        plan.len(),
         mine.len() - pending.len(),
         pending.len()
     ));
@@ -159,8 +232,13 @@ pub fn sweep(args: SweepArgs) -> Result<(), Failure> {
         .map_err(|e| failed(e.into()))?;
     let started = Instant::now();
     pool.install(|| {
-        pending.par_iter().for_each(|spec| {
-            if let Err(e) = run_one(spec, &dir, args.keep_runs) {
+        pending.par_iter().for_each(|&index| {
+            // Validated above, so building it again succeeds; an error is reported all the same.
+            let outcome = plan
+                .run(index)
+                .map_err(anyhow::Error::from)
+                .and_then(|spec| run_one(&spec, &dir, args.keep_runs));
+            if let Err(e) = outcome {
                 failures
                     .lock()
                     .expect("no run panics while holding the lock")
@@ -178,7 +256,7 @@ pub fn sweep(args: SweepArgs) -> Result<(), Failure> {
     crate::emit(&format!(
         "{} of {} runs recorded in {} ({:.1} s wall); results in {}\n",
         recorded,
-        runs.len(),
+        plan.len(),
         dir.display(),
         started.elapsed().as_secs_f64(),
         dir.join("results.csv").display()
@@ -195,4 +273,23 @@ pub fn sweep(args: SweepArgs) -> Result<(), Failure> {
         )));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::thread_count;
+
+    #[test]
+    fn threads_are_the_smallest_of_jobs_runs_cores_and_memory() {
+        // (asked, runs, cores, bytes per run) → threads
+        assert_eq!(thread_count(100_000, 2, 2, 1_000_000), 2);
+        assert_eq!(thread_count(100_000, 50, 2, 1_000_000), 8);
+        assert_eq!(thread_count(3, 50, 2, 1_000_000), 3);
+        // Runs of 3 GB: 8 GB / 3 GB = 2 at once. (A run over the limit is refused when it is
+        // validated; the count would still be one.)
+        assert_eq!(thread_count(8, 50, 4, 3_000_000_000), 2);
+        assert_eq!(thread_count(8, 50, 4, 9_000_000_000), 1);
+        // Nothing left to run: one thread, still a valid pool.
+        assert_eq!(thread_count(4, 0, 2, 1_000_000), 1);
+    }
 }
