@@ -468,16 +468,20 @@ impl TraceSink for CsvSink {
     }
 
     fn flow_event(&mut self, e: &FlowEvent) {
-        let result = self.events.writer.write_record([
-            e.time.as_secs_f64().to_string(),
-            e.flow.to_string(),
-            e.kind.name().to_string(),
-            e.from.to_string(),
-            e.to.to_string(),
-            e.detail.to_string(),
-            e.cwnd_bytes.to_string(),
-            optional(e.ssthresh_bytes),
-        ]);
+        let result = write_cells(
+            &mut self.events.writer,
+            &mut self.cell,
+            &[
+                Some(&e.time.as_secs_f64()),
+                Some(&e.flow),
+                Some(&e.kind.name()),
+                Some(&e.from),
+                Some(&e.to),
+                Some(&e.detail),
+                Some(&e.cwnd_bytes),
+                e.ssthresh_bytes.as_ref().map(|v| v as _),
+            ],
+        );
         self.keep(result);
     }
 
