@@ -5,6 +5,7 @@ pub mod africa;
 pub mod areno;
 pub mod bbr;
 pub mod bbr3;
+mod bbr_common;
 pub mod bic;
 pub mod byte_counter;
 pub mod compound;
