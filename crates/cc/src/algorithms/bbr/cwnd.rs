@@ -37,16 +37,10 @@ impl Bbr {
         let goal = CwndTarget {
             target: self.inflight(self.cwnd_gain),
             filled_pipe: self.filled_pipe,
+            mss: self.mss,
             initial_cwnd: self.initial_cwnd,
         };
-        self.cwnd = set_cwnd(
-            self.cwnd,
-            ack,
-            entered_recovery,
-            &self.recovery,
-            self.mss,
-            goal,
-        );
+        self.cwnd = set_cwnd(self.cwnd, ack, entered_recovery, &self.recovery, goal);
         // draft §4.2.3.5 BBRModulateCwndForProbeRTT.
         if self.mode == Mode::ProbeRtt {
             self.cwnd = self.cwnd.min(self.min_pipe_cwnd());

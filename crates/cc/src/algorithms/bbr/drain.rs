@@ -6,7 +6,7 @@ use crate::controller::Ack;
 
 impl Bbr {
     /// draft §4.3.3 BBREnterDrain.
-    pub(super) fn enter_drain(&mut self) {
+    fn enter_drain(&mut self) {
         self.mode = Mode::Drain;
         self.pacing_gain = self.drain_gain;
         self.cwnd_gain = self.high_gain;

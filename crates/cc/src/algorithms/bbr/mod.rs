@@ -278,14 +278,13 @@ impl CongestionControl for Bbr {
     /// carried `in_recovery` and `on_ack` started recovery).
     fn on_congestion_event(&mut self, event: &CongestionEvent) {
         let in_probe_rtt = self.mode == Mode::ProbeRtt;
-        let Some(window) =
+        let entered =
             self.recovery
-                .on_congestion_event(event, self.cwnd, in_probe_rtt, self.mss)
-        else {
+                .on_congestion_event(event, &mut self.cwnd, in_probe_rtt, self.mss);
+        if !entered {
             return;
-        };
+        }
         self.start_recovery_round();
-        self.cwnd = window;
         if in_probe_rtt {
             self.cwnd = self.cwnd.min(self.min_pipe_cwnd());
         }
@@ -315,9 +314,12 @@ impl CongestionControl for Bbr {
         self.idle_restart = true;
         if self.mode == Mode::ProbeBw {
             self.set_pacing_rate_with_gain(1.0);
-        } else if self.mode == Mode::ProbeRtt && self.variant == Variant::Linux {
+        } else if self.mode == Mode::ProbeRtt
+            && self.variant == Variant::Linux
+            && self.probe_rtt.finish(now)
+        {
             // Linux bbr_cwnd_event: an idle period may already have completed ProbeRTT.
-            self.check_probe_rtt_done(now);
+            self.exit_probe_rtt(now);
         }
     }
 

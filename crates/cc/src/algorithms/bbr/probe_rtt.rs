@@ -22,8 +22,12 @@ impl Bbr {
                 .save_cwnd(self.cwnd, self.mode == Mode::ProbeRtt);
             self.probe_rtt.enter(self.delivered);
         }
+        // BBRHandleProbeRTT: the clock starts once inflight <= BBRMinPipeCwnd.
         if self.mode == Mode::ProbeRtt {
-            self.handle_probe_rtt(ack);
+            let target = self.min_pipe_cwnd();
+            if self.probe_rtt.on_ack(ack, target, &mut self.round) {
+                self.exit_probe_rtt(ack.now);
+            }
         }
         self.idle_restart = false;
     }
@@ -35,26 +39,9 @@ impl Bbr {
         self.cwnd_gain = PROBE_RTT_CWND_GAIN;
     }
 
-    /// draft §4.3.5 BBRHandleProbeRTT: the clock starts once inflight <= BBRMinPipeCwnd.
-    fn handle_probe_rtt(&mut self, ack: &Ack) {
-        let target = self.min_pipe_cwnd();
-        let round_done = self.probe_rtt.on_ack(
-            ack.now,
-            self.delivered,
-            ack.bytes_in_flight,
-            target,
-            &mut self.round,
-        );
-        if round_done {
-            self.check_probe_rtt_done(ack.now);
-        }
-    }
-
-    /// The exit half of draft §4.3.5 BBRHandleProbeRTT (Linux `bbr_check_probe_rtt_done`).
-    pub(super) fn check_probe_rtt_done(&mut self, now: SimTime) {
-        if !self.probe_rtt.finish(now) {
-            return;
-        }
+    /// The exit half of draft §4.3.5 BBRHandleProbeRTT, once the clock says ProbeRTT is
+    /// over (Linux `bbr_check_probe_rtt_done`): RTprop counts as fresh for another 10 s.
+    pub(super) fn exit_probe_rtt(&mut self, now: SimTime) {
         self.rtprop_stamp = now;
         self.cwnd = self.recovery.restore_cwnd(self.cwnd);
         // BBRExitProbeRTT.

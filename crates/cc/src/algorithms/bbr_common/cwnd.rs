@@ -11,13 +11,14 @@ use super::min_pipe_cwnd;
 use super::recovery::Recovery;
 use crate::controller::Ack;
 
-/// What the cwnd grows toward.
+/// What the cwnd grows toward, and the sizes the rule needs.
 #[derive(Clone, Copy, Debug)]
 pub struct CwndTarget {
     /// v1: BBRInflight(cwnd_gain); v3: BBR.max_inflight.
     pub target: u64,
     /// v1: BBR.filled_pipe; v3: BBR.full_bw_reached.
     pub filled_pipe: bool,
+    pub mss: u64,
     pub initial_cwnd: u64,
 }
 
@@ -27,10 +28,9 @@ pub fn set_cwnd(
     ack: &Ack,
     entered_recovery: bool,
     recovery: &Recovery,
-    mss: u64,
     goal: CwndTarget,
 ) -> u64 {
-    let cwnd = recovery.modulate_cwnd(cwnd, ack, entered_recovery, mss);
+    let cwnd = recovery.modulate_cwnd(cwnd, ack, entered_recovery, goal.mss);
     if recovery.packet_conservation {
         return cwnd;
     }
@@ -41,5 +41,5 @@ pub fn set_cwnd(
     } else {
         cwnd
     };
-    grown.max(min_pipe_cwnd(mss))
+    grown.max(min_pipe_cwnd(goal.mss))
 }

@@ -19,6 +19,12 @@ pub struct FullBw {
 }
 
 impl FullBw {
+    /// v3 draft §5.3.1.2 ResetFullBW (its `full_bw_now` is the caller's).
+    pub fn reset(&mut self) {
+        self.bw = 0.0;
+        self.count = 0;
+    }
+
     /// One round's bandwidth signal `bw`: a rise of at least 25 % moves the baseline and
     /// restarts the count; otherwise the count grows. Returns whether the count has reached
     /// three rounds (the pipe is full).

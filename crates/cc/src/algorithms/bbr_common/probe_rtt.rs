@@ -11,6 +11,7 @@
 //! packets sent while it covered `C.delivered` as app-limited themselves.
 
 use super::round::RoundCounter;
+use crate::controller::Ack;
 use crate::time::{SimDuration, SimTime};
 
 /// ProbeRTTDuration (v1 draft §2) = BBR.ProbeRTTDuration (v3 draft §2.16.2): 200 ms.
@@ -35,26 +36,20 @@ impl ProbeRttClock {
     }
 
     /// The per-ACK part of HandleProbeRTT while in ProbeRTT: extends the app-limited range
-    /// to `delivered + bytes_in_flight`, starts the 200 ms and a new round once
-    /// `bytes_in_flight <= target`, and notes the end of that round. Returns whether the
-    /// round is done, i.e. whether the caller should check for the exit.
-    pub fn on_ack(
-        &mut self,
-        now: SimTime,
-        delivered: u64,
-        bytes_in_flight: u64,
-        target: u64,
-        round: &mut RoundCounter,
-    ) -> bool {
-        let mark = delivered + bytes_in_flight;
+    /// to `C.delivered + inflight`, starts the 200 ms and a new round once
+    /// `inflight <= target`, and notes the end of that round. Returns whether
+    /// ProbeRTT is over (the round is done and the 200 ms have passed); the clock has then
+    /// stopped and the caller leaves ProbeRTT.
+    pub fn on_ack(&mut self, ack: &Ack, target: u64, round: &mut RoundCounter) -> bool {
+        let mark = ack.delivered + ack.bytes_in_flight;
         if let Some((_, to)) = &mut self.app_limited {
             *to = (*to).max(mark);
         }
         match self.done_stamp {
-            None if bytes_in_flight <= target => {
-                self.done_stamp = Some(now + PROBE_RTT_DURATION);
+            None if ack.bytes_in_flight <= target => {
+                self.done_stamp = Some(ack.now + PROBE_RTT_DURATION);
                 self.round_done = false;
-                round.start_at(delivered);
+                round.start_at(ack.delivered);
                 false
             }
             None => false,
@@ -62,14 +57,14 @@ impl ProbeRttClock {
                 if round.start {
                     self.round_done = true;
                 }
-                self.round_done
+                self.round_done && self.finish(ack.now)
             }
         }
     }
 
     /// The timing half of CheckProbeRTTDone: true once the 200 ms are over, and then the
-    /// clock stops. Callers check the round themselves (`on_ack`); Linux's restart from
-    /// idle checks only the time.
+    /// clock stops. `on_ack` also waits for the round; a restart from idle checks only the
+    /// time (Linux `bbr_cwnd_event`, v3 draft §5.4.1).
     pub fn finish(&mut self, now: SimTime) -> bool {
         let Some(done) = self.done_stamp else {
             return false;

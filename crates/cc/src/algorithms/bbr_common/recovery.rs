@@ -96,7 +96,8 @@ impl Recovery {
     }
 
     /// A congestion event: unless recovery has already begun (the triggering ACK carried
-    /// the flag), enter fast recovery and return its window, `pipe + max(acked, 1 MSS)`.
+    /// the flag), enter fast recovery with the window `pipe + max(acked, 1 MSS)` and return
+    /// true.
     /// The simulator announces the loss before the triggering ACK's `on_ack` (see the call
     /// order on the trait), so the event's flight size is used; a driver that calls `on_ack`
     /// first is handled too: then that ACK's pipe and ACKed bytes are used. The caller
@@ -104,19 +105,20 @@ impl Recovery {
     pub fn on_congestion_event(
         &mut self,
         event: &CongestionEvent,
-        cwnd: u64,
+        cwnd: &mut u64,
         in_probe_rtt: bool,
         mss: u64,
-    ) -> Option<u64> {
+    ) -> bool {
         if self.in_loss_recovery {
-            return None;
+            return false;
         }
         let (in_flight, acked) = match self.last_ack {
             Some(last) if last.now == event.now => (last.bytes_in_flight, last.bytes_acked),
             _ => (event.bytes_in_flight, 0),
         };
-        self.enter_fast_recovery(cwnd, in_probe_rtt);
-        Some(fast_recovery_window(in_flight, acked, mss))
+        self.enter_fast_recovery(*cwnd, in_probe_rtt);
+        *cwnd = fast_recovery_window(in_flight, acked, mss);
+        true
     }
 
     /// Upon a retransmission timeout: save cwnd; recovery without packet conservation (the
