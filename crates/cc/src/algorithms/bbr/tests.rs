@@ -5,7 +5,7 @@ use super::probe_bw::{GAIN_CYCLE_LEN, PROBE_BW_PACING_GAINS};
 use super::*;
 use crate::controller::RateSample;
 use crate::params::ParamInput;
-use crate::test_support::new_timeout;
+use crate::test_support::{ack, new_timeout};
 
 const MSS: u64 = 1000;
 const RTT: SimDuration = SimDuration::from_millis(100);
@@ -65,20 +65,13 @@ impl Flow {
         self.delivered += MSS;
         Ack {
             now: at,
-            bytes_acked: MSS,
             rtt: Some(RTT),
             min_rtt: Some(RTT),
             srtt: Some(RTT),
             prior_in_flight: 10 * MSS,
             bytes_in_flight: 9 * MSS,
             delivered: self.delivered,
-            newly_lost: 0,
-            snd_una: 0,
-            snd_nxt: 0,
-            ecn_ce_bytes: 0,
-            rate_sample: None,
-            in_recovery: false,
-            cwnd_limited: true,
+            ..ack(MSS)
         }
     }
 

@@ -4,7 +4,7 @@
 use super::*;
 use crate::controller::RateSample;
 use crate::params::ParamInput;
-use crate::test_support::{ms, new_timeout};
+use crate::test_support::{ack, ms, new_timeout};
 
 const MSS: u64 = 1000;
 const RTT: SimDuration = SimDuration::from_millis(100);
@@ -61,20 +61,13 @@ impl Flow {
     fn plain_ack(&mut self, at: SimTime) -> Ack {
         Ack {
             now: at,
-            bytes_acked: MSS,
             rtt: Some(RTT),
             min_rtt: Some(RTT),
             srtt: Some(RTT),
             prior_in_flight: 10 * MSS,
             bytes_in_flight: 9 * MSS,
             delivered: self.delivered + MSS,
-            newly_lost: 0,
-            snd_una: 0,
-            snd_nxt: 0,
-            ecn_ce_bytes: 0,
-            rate_sample: None,
-            in_recovery: false,
-            cwnd_limited: true,
+            ..ack(MSS)
         }
     }
 
