@@ -1,4 +1,6 @@
-//! One congestion controller per file, each registered in [`crate::registry`].
+//! One congestion controller per file (or, for the large BBR v1 and v3, per folder with one
+//! file per state and `bbr_common` for what they share), each registered in
+//! [`crate::registry`].
 
 pub mod additive_increase;
 pub mod africa;
