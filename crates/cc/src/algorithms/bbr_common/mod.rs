@@ -23,6 +23,8 @@ pub mod probe_rtt;
 pub mod rate_sample;
 pub mod recovery;
 pub mod round;
+#[cfg(test)]
+mod tests;
 
 /// BBRMinPipeCwnd (v1 draft §2) = BBR.MinPipeCwnd (v3 draft §2.8): 4 packets, the least
 /// cwnd that keeps the pipe full with delayed ACKs.
