@@ -1,8 +1,8 @@
 //! The path model's estimators, draft §5.5: rounds (§5.5.1), max_bw over the last two
 //! ProbeBW cycles (§5.5.5-5.5.6), ACK aggregation / extra_acked (§5.5.9) and min_rtt with
-//! its 5 s ProbeRTT schedule (§5.3.4.3 UpdateMinRTT). Linux `bbr_update_round`,
-//! `bbr_update_bw`, `bbr_update_ack_aggregation`, `bbr_update_min_rtt`. The round counter
-//! itself is shared with v1 (`bbr_common::round`).
+//! its 5 s ProbeRTT schedule (§5.3.4.3 UpdateMinRTT). Linux `bbr_update_round_start`,
+//! `bbr_calculate_bw_sample`, `bbr_update_ack_aggregation`, `bbr_update_min_rtt`. The round
+//! counter itself is shared with v1 (`bbr_common::round`).
 
 use super::{Bbr3, Sample};
 use crate::controller::Ack;

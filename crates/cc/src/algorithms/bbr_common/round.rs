@@ -1,5 +1,5 @@
 //! Packet-timed round trips: v1 draft §4.1.1.3 BBRUpdateRound, v3 draft §5.5.1 StartRound /
-//! UpdateRound; Linux `bbr_update_round` (v3) / the round part of `bbr_update_bw` (v1).
+//! UpdateRound; Linux v3 `bbr_update_round_start` / the round part of v1's `bbr_update_bw`.
 //!
 //! A round ends when an ACK delivers a packet that was sent after the round began, i.e.
 //! whose `P.delivered` (the rate sample's `prior_delivered`) has reached the `C.delivered`
