@@ -203,18 +203,23 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
 }
 
 /// Remove temporary files left in `dir` by a killed cclab (`.NAME.tmp` where NAME is a file
-/// cclab writes there: [`RUN_FILES`], `results.csv`, a figure), never anything else.
+/// cclab writes there: [`RUN_FILES`], a sweep's `results.csv`/`sweep.json`, a figure, or a
+/// sweep's `rows/ID.json`), never anything else.
 pub fn remove_stale_temporaries(dir: &Path) -> io::Result<()> {
     let Ok(entries) = fs::read_dir(dir) else {
         return Ok(());
     };
+    let in_rows = dir.file_name().is_some_and(|n| n == "rows");
     for entry in entries {
         let entry = entry?;
         let name = entry.file_name();
         let Some(of) = name.to_str().and_then(temporary_of) else {
             continue;
         };
-        if (is_run_file(of) || of == "results.csv" || is_figure_file(of))
+        if (is_run_file(of)
+            || is_sweep_file(of)
+            || is_figure_file(of)
+            || (in_rows && of.ends_with(".json")))
             && entry.file_type()?.is_file()
         {
             fs::remove_file(entry.path())?;
@@ -225,6 +230,10 @@ pub fn remove_stale_temporaries(dir: &Path) -> io::Result<()> {
 
 fn is_run_file(name: &str) -> bool {
     RUN_FILES.contains(&name)
+}
+
+fn is_sweep_file(name: &str) -> bool {
+    matches!(name, "results.csv" | "results.parquet" | "sweep.json")
 }
 
 fn is_figure_file(name: &str) -> bool {
@@ -623,6 +632,24 @@ mod tests {
         }
         remove_stale_temporaries(&dir).unwrap();
         assert_eq!(names(&dir), [".mine.tmp", "keep.tmp"]);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_sweeps_stale_manifest_and_rows_are_removed_but_not_its_finished_rows() {
+        let dir = scratch("stale-sweep");
+        let rows = dir.join("rows");
+        fs::create_dir_all(&rows).unwrap();
+        fs::write(dir.join(".sweep.json.tmp"), "").unwrap();
+        fs::write(dir.join(".notes.json.tmp"), "").unwrap();
+        for file in [".0a1b.json.tmp", "0a1b.json", ".0a1b.txt.tmp"] {
+            fs::write(rows.join(file), "").unwrap();
+        }
+        remove_stale_temporaries(&dir).unwrap();
+        remove_stale_temporaries(&rows).unwrap();
+        // Outside rows/, only files cclab writes there; inside, any half-written row.
+        assert_eq!(names(&dir), [".notes.json.tmp", "rows"]);
+        assert_eq!(names(&rows), [".0a1b.txt.tmp", "0a1b.json"]);
         fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -390,3 +390,53 @@ fn jobs_are_capped_at_the_runs_to_do() {
     assert_eq!(rows_in(&dir.join("o")).len(), 2);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `--keep-runs` writes every run's folder, so each run is held to the output-size limit
+/// as `cclab run` is: 3 s sampled every 1 µs is 3 000 000 rows of timeseries.csv per run,
+/// far over a 1 MB limit. Without `--keep-runs` the runs write only their rows and go ahead.
+#[test]
+fn kept_runs_are_held_to_the_output_size_limit() {
+    let dir = scratch("keep-limit");
+    let file = write_sweep(&dir);
+    let out = dir.join("out");
+    let refused = cclab()
+        .args([
+            "sweep",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .args(["--keep-runs", "--no-plots", "--quiet"])
+        .args([
+            "--set",
+            "output.interval=1us",
+            "--set",
+            "output.max_size=1MB",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(refused.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(stderr.lines().count(), 1, "one sentence: {stderr}");
+    assert!(stderr.contains("output.interval"), "{stderr}");
+    assert!(!out.exists(), "nothing is written before the refusal");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A sweep killed while writing leaves `.ID.json.tmp` rows and a `.sweep.json.tmp`; the next
+/// run of the same sweep removes them and keeps its finished rows.
+#[test]
+fn a_rerun_removes_half_written_rows() {
+    let dir = scratch("stale-rows");
+    let file = write_sweep(&dir);
+    let out = dir.join("out");
+    sweep(&file, &out, &["--quiet", "--shard", "1/6"]);
+    std::fs::write(out.join("rows").join(".deadbeef.json.tmp"), "{").unwrap();
+    std::fs::write(out.join(".sweep.json.tmp"), "{").unwrap();
+    sweep(&file, &out, &["--quiet"]);
+    assert!(!out.join("rows").join(".deadbeef.json.tmp").exists());
+    assert!(!out.join(".sweep.json.tmp").exists());
+    let rows = std::fs::read_dir(out.join("rows")).unwrap().count();
+    assert_eq!(rows, 12, "2 algorithms × 3 rates × 2 seeds");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

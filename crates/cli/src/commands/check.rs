@@ -18,7 +18,7 @@ pub fn check(
 ) -> Result<(), Failure> {
     if is_sweep_file(file) {
         if max_output.is_some() {
-            // Sweeps do not apply the output-size limit (see docs/outputs.md).
+            // A sweep's limit is output.max_size, applied with --keep-runs (docs/outputs.md).
             return Err(Failure::BadInput(anyhow::anyhow!(
                 "{}: --max-output applies to scenario files, and this is a sweep file",
                 file.display()
@@ -29,7 +29,8 @@ pub fn check(
         let plan = sweep
             .plan(max_runs.unwrap_or(cclab_scenario::sweep::DEFAULT_MAX_RUNS))
             .map_err(|e| Failure::BadInput(e.into()))?;
-        crate::commands::sweep::runner::validate(&plan).map_err(|e| Failure::BadInput(e.into()))?;
+        crate::commands::sweep::runner::validate(&plan, false)
+            .map_err(|e| Failure::BadInput(e.into()))?;
         crate::emit(&format!(
             "{}: ok (sweep: {} runs over {})\n",
             file.display(),

@@ -84,14 +84,22 @@ pub struct Validated {
     pub largest_run_bytes: u64,
 }
 
-/// Validate every run of `plan` in order, keeping only what running them needs.
-pub fn validate(plan: &Plan<'_>) -> Result<Validated, cclab_scenario::ScenarioError> {
+/// Validate every run of `plan` in order, keeping only what running them needs. Runs whose
+/// folders are kept (`--keep-runs`) are also held to their output-size limit, as `cclab run`
+/// holds a single run; without it a run writes only its row.
+pub fn validate(
+    plan: &Plan<'_>,
+    keep_runs: bool,
+) -> Result<Validated, cclab_scenario::ScenarioError> {
     let mut out = Validated {
         ids: Vec::with_capacity(plan.len()),
         largest_run_bytes: 0,
     };
     for index in 0..plan.len() {
         let run = plan.run(index)?;
+        if keep_runs {
+            cclab_scenario::check_output_size(&run.scenario)?;
+        }
         out.largest_run_bytes = out
             .largest_run_bytes
             .max(run.scenario.memory_estimate().bytes);
@@ -140,7 +148,7 @@ pub fn sweep(args: SweepArgs) -> Result<(), Failure> {
         .plan(args.max_runs.unwrap_or(DEFAULT_MAX_RUNS))
         .map_err(|e| bad(e.into()))?;
     // Every run is checked before anything runs; only the ids are kept.
-    let validated = validate(&plan).map_err(|e| bad(e.into()))?;
+    let validated = validate(&plan, args.keep_runs).map_err(|e| bad(e.into()))?;
     let name = plan.run(0).map_err(|e| bad(e.into()))?.scenario.name;
     let dir = args.out.unwrap_or_else(|| PathBuf::from("out").join(&name));
     // A run's folder is not a sweep's: mixing them would leave one's files among the other's.
@@ -154,6 +162,12 @@ pub fn sweep(args: SweepArgs) -> Result<(), Failure> {
     std::fs::create_dir_all(&rows_dir)
         .with_context(|| format!("cannot create output folder {}", dir.display()))
         .map_err(failed)?;
+    // A killed sweep can leave half-written `.NAME.tmp` files; finished rows are never touched.
+    for folder in [&dir, &rows_dir] {
+        cclab_analysis::output::remove_stale_temporaries(folder)
+            .with_context(|| format!("cannot clean {}", folder.display()))
+            .map_err(failed)?;
+    }
 
     let manifest = SweepManifest {
         name,
