@@ -38,6 +38,8 @@ cc = "newreno"
 recovery = "newreno"
 size = "200KB"
 start = "1s"
+[output]
+steady_from = "3s"
 "#;
 
 /// summary.json with `run.wall_s` removed, the one field allowed to differ between runs.
@@ -47,6 +49,163 @@ fn summary_without_wall_time(dir: &Path) -> String {
         .filter(|line| !line.trim_start().starts_with("\"wall_s\""))
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// `cell` is `value` printed with `decimals` decimals: within half a unit of the last digit.
+fn printed(cell: &str, value: f64, decimals: i32, what: &str) {
+    let shown: f64 = cell
+        .parse()
+        .unwrap_or_else(|_| panic!("{what}: `{cell}` is not a number"));
+    assert!(
+        (shown - value).abs() <= 0.5 * 10f64.powi(-decimals) + 1e-9,
+        "{what}: the table shows {cell}, expected {value} to {decimals} decimals"
+    );
+}
+
+/// The word after `key` in a line of `key value` pairs.
+fn after<'a>(line: &'a str, key: &str) -> &'a str {
+    let words: Vec<&str> = line.split([' ', ',']).filter(|w| !w.is_empty()).collect();
+    let i = words
+        .iter()
+        .position(|w| *w == key)
+        .unwrap_or_else(|| panic!("no `{key}` in {line:?}"));
+    words[i + 1]
+}
+
+/// Jain's index (Σx)² / (n·Σx²) (Jain, Chiu, Hawe 1984), 1 for all-zero shares.
+fn jain(shares: &[f64]) -> f64 {
+    let sum: f64 = shares.iter().sum();
+    let squares: f64 = shares.iter().map(|x| x * x).sum();
+    if squares == 0.0 {
+        1.0
+    } else {
+        sum * sum / (shares.len() as f64 * squares)
+    }
+}
+
+/// Parse the summary table `cclab run` printed for SMALL (written to `dir`) column by
+/// column and check every cell against `summary.json` and against the metrics' definitions
+/// (goodput = delivered bytes × 8 / active time; Jain's index over the whole-run goodputs).
+fn table_matches_summary(stdout: &str, dir: &Path) {
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("summary.json")).unwrap()).unwrap();
+    let flows = summary["flows"].as_array().unwrap();
+    let lines: Vec<&str> = stdout.lines().collect();
+    // SMALL: name "small", seed 4, 5 s; two reno flows and one finite newreno flow.
+    assert_eq!(lines[0], "small (seed 4, 5 s simulated)", "{stdout}");
+    let header: Vec<&str> = lines[1].split_whitespace().collect();
+    assert_eq!(
+        header,
+        [
+            "flow",
+            "cc",
+            "start_s",
+            "goodput_Mbps",
+            "retrans",
+            "timeouts",
+            "mean_rtt_ms",
+            "min_rtt_ms",
+            "fct_s"
+        ],
+        "{stdout}"
+    );
+    assert_eq!(flows.len(), 3);
+    let duration_s = 5.0;
+    for (i, f) in flows.iter().enumerate() {
+        let cells: Vec<&str> = lines[2 + i].split_whitespace().collect();
+        assert_eq!(cells.len(), header.len(), "{}", lines[2 + i]);
+        let cell = |name: &str| cells[header.iter().position(|h| *h == name).unwrap()];
+        let what = |name: &str| format!("flow {i} {name}");
+        assert_eq!(cell("flow"), i.to_string());
+        assert_eq!(
+            cell("cc"),
+            ["reno", "reno", "reno"][i],
+            "newreno is an alias"
+        );
+        assert_eq!(cell("cc"), f["cc"].as_str().unwrap());
+        let start_s = [0.0, 0.0, 1.0][i];
+        printed(cell("start_s"), start_s, 3, &what("start_s"));
+        assert_eq!(cell("retrans"), f["retransmissions"].to_string());
+        assert_eq!(cell("timeouts"), f["timeouts"].to_string());
+        for column in ["mean_rtt_ms", "min_rtt_ms"] {
+            printed(cell(column), f[column].as_f64().unwrap(), 2, &what(column));
+        }
+        // Goodput: delivered bytes × 8 over the active time (start to completion or end).
+        let delivered = f["delivered_bytes"].as_u64().unwrap() as f64;
+        let active_s = match f["fct_s"].as_f64() {
+            Some(fct) => {
+                printed(cell("fct_s"), fct, 3, &what("fct_s"));
+                assert_eq!(delivered, 200_000.0, "the finite flow delivered 200 KB");
+                fct
+            }
+            None => {
+                assert_eq!(cell("fct_s"), "-");
+                duration_s - start_s
+            }
+        };
+        printed(
+            cell("goodput_Mbps"),
+            delivered * 8.0 / active_s / 1e6,
+            2,
+            &what("goodput_Mbps"),
+        );
+    }
+    assert!(flows[2]["fct_s"].is_f64(), "the 200 KB flow finishes");
+
+    let link = &summary["links"][0];
+    let bottleneck = lines[2 + flows.len()];
+    assert!(
+        bottleneck.starts_with("bottleneck: 10.00 Mbit/s,"),
+        "{bottleneck}"
+    );
+    printed(
+        after(bottleneck, "utilization"),
+        link["utilization"].as_f64().unwrap(),
+        4,
+        "utilization",
+    );
+    assert_eq!(after(bottleneck, "drops"), link["drops"].to_string());
+    printed(
+        after(bottleneck, "mean"),
+        link["mean_queue_pkts"].as_f64().unwrap(),
+        1,
+        "queue mean",
+    );
+    assert_eq!(after(bottleneck, "max"), link["max_queue_pkts"].to_string());
+
+    let totals = lines[3 + flows.len()];
+    assert!(totals.starts_with("total goodput "), "{totals}");
+    let delivered: u64 = flows
+        .iter()
+        .map(|f| f["delivered_bytes"].as_u64().unwrap())
+        .sum();
+    printed(
+        after(totals, "goodput"),
+        delivered as f64 * 8.0 / duration_s / 1e6,
+        2,
+        "total goodput",
+    );
+    // The table's Jain index is over whole-run goodput; with steady_from = 3 s the steady
+    // index (the finite flow has finished by then) differs, so showing it would fail here.
+    let goodputs: Vec<f64> = flows
+        .iter()
+        .map(|f| f["goodput_bps"].as_f64().unwrap())
+        .collect();
+    let steady: Vec<f64> = flows
+        .iter()
+        .filter_map(|f| f["goodput_steady_bps"].as_f64())
+        .collect();
+    assert!(
+        (jain(&goodputs) - jain(&steady)).abs() > 1e-3,
+        "the scenario must tell the two indexes apart"
+    );
+    printed(after(totals, "index"), jain(&goodputs), 4, "Jain index");
+    printed(
+        after(totals, "index"),
+        summary["aggregate"]["jain_index"].as_f64().unwrap(),
+        4,
+        "Jain index",
+    );
 }
 
 #[test]
@@ -67,7 +226,7 @@ fn run_writes_the_contract_folder_and_is_deterministic() {
             String::from_utf8_lossy(&output.stderr)
         );
         let stdout = String::from_utf8_lossy(&output.stdout);
-        assert!(stdout.contains("bottleneck"), "summary table: {stdout}");
+        table_matches_summary(&stdout, out);
     }
     for file in ["summary.json", "timeseries.csv", "queue.csv"] {
         assert!(a.join(file).exists(), "{file} missing");
