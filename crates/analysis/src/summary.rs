@@ -606,6 +606,33 @@ rate_interval = "1s"
     }
 
     #[test]
+    fn convergence_band_is_twenty_percent_of_the_fair_share() {
+        // One flow alone on 10 Mbit/s: fair share = 10 Mbit/s × 1448/1500 (payload of a
+        // 1500-byte packet) = 9.6533 Mbit/s. Bins of 1 s (rate_interval) averaged over the
+        // default 1 s convergence window, i.e. judged bin by bin.
+        let s = scenario("[[flows]]\ncc = \"reno\"\n");
+        let fair = 10e6 * 1448.0 / 1500.0;
+        let r = result(vec![flow(0, 0, 0.0, 10_000_000, 2_000_000)]);
+        let with_rates = |multiples: &[f64]| {
+            let mut rates = RateSeries::new(SimDuration::from_secs(1), &[SimTime::ZERO]);
+            rates.flows[0].throughput_bps = multiples.iter().map(|m| m * fair).collect();
+            rates.flows[0].goodput_bps = rates.flows[0].throughput_bps.clone();
+            summarize(&s, &r, &rates, 0.0).flows[0].convergence_time_s
+        };
+        // +25 % of the fair share throughout is outside ±20 %: never converged.
+        assert_eq!(with_rates(&[1.25; 10]), None);
+        // −25 % likewise.
+        assert_eq!(with_rates(&[0.75; 10]), None);
+        // +15 % is inside from the first bin: converged at once.
+        assert_eq!(with_rates(&[1.15; 10]), Some(0.0));
+        // A ramp through +25 % that settles at −15 % from 3 s: converged after 3 s.
+        assert_eq!(
+            with_rates(&[0.5, 1.25, 1.25, 0.85, 0.85, 0.85, 0.85, 0.85, 0.85, 0.85]),
+            Some(3.0)
+        );
+    }
+
+    #[test]
     fn convergence_horizon_is_the_next_change() {
         let flows = vec![
             flow(0, 0, 0.0, 0, 0),
