@@ -315,4 +315,44 @@ mod tests {
         assert_eq!(drawn.lines.len(), MAX_FLOW_LINES);
         assert!(drawn.background.is_empty() && drawn.note.is_empty());
     }
+
+    /// `queue.csv` holds cumulative drops; the figure marks the samples at which the count
+    /// grew, and its legend totals the growth inside the plotted window.
+    #[test]
+    fn drop_markers_are_per_sample_increments_of_the_cumulative_count() {
+        let dir = std::env::temp_dir().join(format!("cclab-queue-marks-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        // Cumulative drops 0, 2, 2, 5, 5: two drops by 0.2 s, three more by 0.4 s.
+        std::fs::write(
+            dir.join("queue.csv"),
+            "time_s,link,queue_pkts,queue_bytes,drops,tx_bytes\n\
+             0.1,bottleneck,5,7500,0,0\n\
+             0.2,bottleneck,8,12000,2,0\n\
+             0.3,bottleneck,6,9000,2,0\n\
+             0.4,bottleneck,9,13500,5,0\n\
+             0.5,bottleneck,4,6000,5,0\n",
+        )
+        .unwrap();
+        let info = RunInfo::default();
+        let whole = queue_chart(&dir, &info, (f64::NEG_INFINITY, f64::INFINITY)).unwrap();
+        let late = queue_chart(&dir, &info, (0.35, f64::INFINITY)).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+
+        assert_eq!(whole.lines[0].points.len(), 5);
+        let marks = &whole.markers[0];
+        assert_eq!(marks.points, [(0.2, 8.0), (0.4, 9.0)]);
+        // 2 + 3 = 5 packets, not the sum of the cumulative counts.
+        assert!(
+            marks.label.starts_with("drops (5 packets"),
+            "{}",
+            marks.label
+        );
+        // From 0.35 s: only the 3 drops between 0.3 s and 0.4 s.
+        assert_eq!(late.markers[0].points, [(0.4, 9.0)]);
+        assert!(
+            late.markers[0].label.starts_with("drops (3 packets"),
+            "{}",
+            late.markers[0].label
+        );
+    }
 }
