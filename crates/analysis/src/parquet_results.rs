@@ -130,4 +130,84 @@ mod tests {
             ]
         );
     }
+
+    /// Read `results.parquet` back row by row and compare every value with the cell of
+    /// `results.csv` written from the same rows: a number column holds the CSV cell's number,
+    /// a string column its text, an empty cell is a null, in the same row and column.
+    #[test]
+    fn values_match_results_csv() {
+        use parquet::record::Field;
+        let row = |id: &str, cc: &str, util: &str, fct: &str, mode: &str| Row {
+            id: id.into(),
+            index: 0,
+            params: vec![("flows.0.cc".into(), cc.into())],
+            replicate: 1,
+            seed: 7,
+            columns: vec![
+                "aggregate.utilization".into(),
+                "flows.0.fct_s".into(),
+                "flows.0.mode".into(),
+            ],
+            values: vec![util.into(), fct.into(), mode.into()],
+            wall_s: 0.0,
+        };
+        // Nulls first, in the middle and last, so values cannot shift between rows.
+        let rows = [
+            row("a", "reno", "0.5", "", "slow_start"),
+            row("b", "cubic", "0.75", "1.5", ""),
+            row("c", "bbr", "", "2.25", "probe_bw"),
+            row("d", "vegas", "1e-3", "", "cong_avoid"),
+        ];
+        let axes = ["flows.0.cc".to_string()];
+        let csv_bytes = crate::results::results_csv(&axes, &rows).unwrap();
+        let mut csv = csv::Reader::from_reader(&csv_bytes[..]);
+        let header: Vec<String> = csv.headers().unwrap().iter().map(String::from).collect();
+        let records: Vec<csv::StringRecord> = csv.records().map(Result::unwrap).collect();
+
+        let path = std::env::temp_dir().join(format!(
+            "cclab-results-values-{}.parquet",
+            std::process::id()
+        ));
+        std::fs::write(&path, results_parquet(&axes, &rows).unwrap()).unwrap();
+        let reader = SerializedFileReader::new(std::fs::File::open(&path).unwrap()).unwrap();
+        let parquet_rows: Vec<parquet::record::Row> = reader
+            .get_row_iter(None)
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        std::fs::remove_file(&path).unwrap();
+
+        assert_eq!(parquet_rows.len(), records.len());
+        assert_eq!(records.len(), 4);
+        for (record, parquet_row) in records.iter().zip(&parquet_rows) {
+            let fields: Vec<(&String, &Field)> = parquet_row.get_column_iter().collect();
+            assert_eq!(fields.len(), header.len());
+            for ((name, field), (column, cell)) in fields.iter().zip(header.iter().zip(record)) {
+                assert_eq!(*name, column);
+                match field {
+                    Field::Null => assert_eq!(cell, "", "{column} of {}", &record[0]),
+                    Field::Double(v) => {
+                        assert_eq!(Some(*v), cell.parse::<f64>().ok(), "{column}")
+                    }
+                    Field::Str(s) => assert_eq!(s, cell, "{column}"),
+                    other => panic!("{column}: unexpected {other:?}"),
+                }
+            }
+        }
+        // Spot values by hand: row b's utilization and fct, row c's null utilization.
+        let get = |row: usize, column: &str| {
+            parquet_rows[row]
+                .get_column_iter()
+                .find(|(name, _)| *name == column)
+                .map(|(_, f)| f.clone())
+                .unwrap()
+        };
+        assert_eq!(get(1, "aggregate.utilization"), Field::Double(0.75));
+        assert_eq!(get(1, "flows.0.fct_s"), Field::Double(1.5));
+        assert_eq!(get(2, "aggregate.utilization"), Field::Null);
+        assert_eq!(get(3, "aggregate.utilization"), Field::Double(0.001));
+        assert_eq!(get(2, "flows.0.cc"), Field::Str("bbr".into()));
+        assert_eq!(get(1, "flows.0.mode"), Field::Null);
+        assert_eq!(get(3, "seed"), Field::Double(7.0));
+    }
 }
