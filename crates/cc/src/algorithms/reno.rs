@@ -143,6 +143,28 @@ mod tests {
     }
 
     #[test]
+    fn bytes_beyond_a_window_carry_over_to_the_next_increase() {
+        // RFC 3465 §2.1: when bytes_acked ≥ cwnd, bytes_acked −= cwnd and cwnd += SMSS; the
+        // excess counts toward the next increase.
+        let mut r = reno();
+        r.on_congestion_event(&loss(40 * MSS));
+        assert_eq!(r.cwnd(), 20 * MSS);
+        // ACKs of 6 segments: the 4th brings bytes_acked to 24 MSS ≥ 20 MSS, so cwnd becomes
+        // 21 MSS with 4 MSS carried over.
+        for _ in 0..4 {
+            r.on_ack(&ack(6 * MSS));
+        }
+        assert_eq!(r.cwnd(), 21 * MSS);
+        // 4 + 6 + 6 = 16 MSS < 21 MSS: no increase yet; the third ACK makes 22 MSS ≥ 21 MSS.
+        // Without the carry it would take a fourth (6 + 6 + 6 = 18 < 21).
+        r.on_ack(&ack(6 * MSS));
+        r.on_ack(&ack(6 * MSS));
+        assert_eq!(r.cwnd(), 21 * MSS);
+        r.on_ack(&ack(6 * MSS));
+        assert_eq!(r.cwnd(), 22 * MSS);
+    }
+
+    #[test]
     fn ssthresh_never_below_two_segments() {
         let mut r = reno();
         r.on_congestion_event(&loss(3 * MSS));
