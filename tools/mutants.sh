@@ -14,6 +14,9 @@
 #   MUTANTS_PACKAGES  crates to mutate (default "cclab-cc cclab-sim")
 #   MUTANTS_OUT       output folder (default target/mutants/<shard>); results in
 #                     $MUTANTS_OUT/mutants.out/{caught,missed,timeout,unviable}.txt
+#   MUTANTS_BUILD_TIMEOUT  seconds a mutant's build may take (default 600; cargo-mutants'
+#                     own default is a multiple of the baseline build, which is a couple of
+#                     seconds when incremental)
 #   MUTANTS_JOBS      mutants built and tested at once (default 1; each needs its own copy
 #                     of the tree and target folder)
 #   MUTANTS_IN_PLACE  1: mutate this checkout in place instead of a scratch copy (faster: it
@@ -59,4 +62,5 @@ fi
 
 set -x
 exec cargo mutants "${packages[@]}" --shard "$shard" --output "$out" "${copy[@]}" \
+    --build-timeout "${MUTANTS_BUILD_TIMEOUT:-600}" \
     ${args[@]+"${args[@]}"}
