@@ -671,6 +671,94 @@ mod tests {
     }
 
     #[test]
+    fn a_loss_ends_the_stage_and_the_next_starts_with_its_own_k() {
+        // A stage runs from 1 s (K = cbrt(75) after a loss at 100). A second loss at 80 < 100
+        // (fast convergence: W_max = 80 (1 + 0.7)/2 = 68, cwnd = 56) ends it (RFC 9438 §4.2:
+        // t_epoch is the start of the current congestion-avoidance stage); the next CA ACK at
+        // 5 s starts a new one with K = cbrt((68 - 56)/0.4) = cbrt(30).
+        let mut c = after_loss(CubicParams::default(), 100);
+        c.on_ack(&ca_ack(1, 1000, 100));
+        assert_eq!(c.epoch_start(), Some(at(1000)));
+        c.cwnd = 80.0 * MSS as f64;
+        c.on_congestion_event(&loss(80 * MSS));
+        assert_eq!((c.epoch_start(), c.k_seconds()), (None, None));
+        assert_eq!(c.mode(), "congestion_avoidance");
+        c.on_ack(&ca_ack(1, 5000, 100));
+        assert_eq!(c.epoch_start(), Some(at(5000)));
+        assert!((c.k_seconds().unwrap() - libm::cbrt(30.0)).abs() < 1e-9);
+        // W_est restarts from cwnd_epoch = 56: one ACK of one segment adds α_cubic/56
+        // (α_cubic = 1 only once W_est reaches cwnd_prior = 80).
+        let alpha = 3.0 * (1.0 - BETA) / (1.0 + BETA);
+        assert!((c.w_est_segments().unwrap() - (56.0 + alpha / 56.0)).abs() < 1e-9);
+        // A timeout ends the stage as well.
+        c.on_retransmission_timeout(&timeout(56 * MSS));
+        assert_eq!((c.epoch_start(), c.k_seconds()), (None, None));
+    }
+
+    #[test]
+    fn w_est_counts_the_segments_an_ack_covers() {
+        // RFC 9438 Figure 4: W_est += α_cubic · segments_acked / cwnd. After a loss at 10:
+        // cwnd = W_est = 7; one delayed ACK of 2 segments adds 2 α_cubic / 7.
+        let alpha = 3.0 * (1.0 - BETA) / (1.0 + BETA);
+        let mut c = after_loss(CubicParams::default(), 10);
+        c.on_ack(&ca_ack(2, 1000, 1));
+        let expected = 7.0 + alpha * 2.0 / 7.0;
+        assert!((c.w_est_segments().unwrap() - expected).abs() < 1e-12);
+    }
+
+    #[test]
+    fn cwnd_equal_to_w_max_is_the_convex_region() {
+        // RFC 9438 §4.4-4.5: concave while cwnd < W_max, convex when cwnd >= W_max. Leaving
+        // slow start without a loss (initial ssthresh = initial window = 10 segments), the
+        // first CA ACK sets W_max = cwnd = 10: convex.
+        let config = CcConfig {
+            initial_ssthresh: 10 * MSS,
+            ..CcConfig::new(MSS)
+        };
+        let mut c = Cubic::new(
+            &config,
+            pure_cubic(),
+            Box::new(StandardSlowStart::new(&config)),
+        );
+        assert_eq!(c.mode(), "congestion_avoidance");
+        c.on_ack(&ca_ack(1, 100, 100));
+        assert_eq!(c.w_max_segments(), Some(10.0));
+        assert_eq!(c.mode(), "convex");
+    }
+
+    #[test]
+    fn fast_convergence_only_below_the_previous_w_max() {
+        // RFC 9438 §4.7: W_max shrinks to cwnd (1 + β)/2 only if cwnd < W_max. A second
+        // loss at exactly the previous W_max (100) keeps W_max = 100.
+        let mut c = after_loss(CubicParams::default(), 100);
+        c.cwnd = 100.0 * MSS as f64;
+        c.on_congestion_event(&loss(100 * MSS));
+        assert_eq!(c.w_max_segments(), Some(100.0));
+    }
+
+    #[test]
+    fn timeout_remembers_the_window_as_cwnd_prior() {
+        // cwnd_prior is cwnd when ssthresh is set (RFC 9438 §4.6, §4.8): a timeout that is a
+        // new congestion event at cwnd = 70 segments (after a loss at 100) sets ssthresh = 0.7 · 70 = 49 and
+        // cwnd_prior = 70.
+        let mut c = after_loss(CubicParams::default(), 100);
+        new_timeout(&mut c, &timeout(70 * MSS));
+        assert_eq!(c.ssthresh(), 49 * MSS);
+        assert_eq!(c.cwnd_prior, Some(70.0));
+    }
+
+    #[test]
+    fn mode_says_slow_start_only_below_ssthresh() {
+        // on_ack slow-starts while cwnd < ssthresh; at cwnd = ssthresh (right after a loss)
+        // the next ACK is congestion avoidance, and the label says so.
+        let c = cubic_with(CubicParams::default());
+        assert_eq!(c.mode(), "slow_start");
+        let c = after_loss(CubicParams::default(), 100);
+        assert_eq!(c.cwnd(), c.ssthresh());
+        assert_eq!(c.mode(), "congestion_avoidance");
+    }
+
+    #[test]
     fn floor_and_no_growth_when_not_allowed() {
         let c = after_loss(CubicParams::default(), 2);
         assert_eq!(c.ssthresh(), 2 * MSS);
