@@ -265,10 +265,12 @@ impl CongestionControl for Cubic {
     }
 
     fn on_ack(&mut self, ack: &Ack) {
+        // Before growth, so that a period that ends at this ACK moves t_epoch first.
         self.track_application_limited(ack);
         if !ack.may_grow() {
             return;
         }
+        let had_epoch = self.epoch.is_some();
         if self.cwnd() < self.ssthresh {
             let mut window = Window {
                 cwnd: self.cwnd(),
@@ -281,6 +283,11 @@ impl CongestionControl for Cubic {
             return;
         }
         self.congestion_avoidance(ack);
+        // The ACK that starts a stage may itself leave nothing in flight: the idle time after
+        // it is not part of t either (§5.8).
+        if !had_epoch {
+            self.track_application_limited(ack);
+        }
     }
 
     fn on_congestion_event(&mut self, event: &CongestionEvent) {
@@ -668,6 +675,20 @@ mod tests {
         });
         c.on_packet_sent(at(9000), MSS, MSS);
         assert_eq!(c.epoch_start(), Some(at(7000)));
+    }
+
+    #[test]
+    fn idle_right_after_the_ack_that_starts_a_stage_is_not_counted_in_t() {
+        // The first CA ACK after a loss starts the stage at 1 s and leaves nothing in flight;
+        // the next send is at 4 s, so t_epoch moves 3 s later (RFC 9438 §5.8).
+        let mut c = after_loss(CubicParams::default(), 100);
+        c.on_ack(&Ack {
+            bytes_in_flight: 0,
+            ..ca_ack(1, 1000, 100)
+        });
+        assert_eq!(c.epoch_start(), Some(at(1000)));
+        c.on_packet_sent(at(4000), MSS, MSS);
+        assert_eq!(c.epoch_start(), Some(at(4000)));
     }
 
     #[test]
