@@ -38,7 +38,7 @@ fn acked_and_delivered_columns_relate_as_defined() {
     let records: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
     std::fs::remove_dir_all(&dir).unwrap();
 
-    // The contract's columns (README "Output folder"), in this order.
+    // The contract's columns (docs/outputs.md), in this order.
     assert_eq!(
         header,
         [

@@ -445,7 +445,7 @@ cc = "reno"
 }
 
 /// `extra_rtt` lengthens the sender's access link by half of it in each direction
-/// (README: "on the sender's access link, half each way"). One-way delays of the first
+/// (docs/scenarios.md: "on the sender's access link, half each way"). One-way delays of the first
 /// data segment and of its ACK, worked out hop by hop (store-and-forward: each link adds
 /// its serialization and its propagation delay):
 /// - data, 1500 B: 12 µs at 1 Gbit/s on each access link, 1.2 ms at 10 Mbit/s on the
@@ -486,7 +486,7 @@ trace_packets = [0]
 }
 
 /// `loss` is random loss of data packets only; ACKs cross the bottleneck's reverse
-/// direction without it (README, `[topology]`).
+/// direction without it (docs/scenarios.md, `[topology]`).
 #[test]
 fn random_loss_strikes_data_not_acks() {
     let (result, sink) = run(r#"
