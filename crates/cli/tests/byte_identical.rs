@@ -3,7 +3,9 @@
 //! network layer of issue 10 was the first) must leave every output file as it was.
 //!
 //! The manifest holds, per example and per output file, its length and 64-bit FNV-1a digest,
-//! recorded with the build *before* the change. Each example runs for at most `SECONDS`
+//! recorded with the build *before* the change. `summary.json` is the one file the contract
+//! lets grow (new keys may be added): it is kept whole, as `<example>.summary.json`, and every
+//! value recorded there must be unchanged in the new one. Each example runs for at most `SECONDS`
 //! simulated seconds (a debug build runs this test), with later flow starts moved inside that
 //! span the way `.ci/run` does. After an intended change of results, re-record with
 //!
@@ -65,8 +67,8 @@ fn shortening(example: &Path) -> Vec<String> {
     }
 }
 
-/// Every output file of a run (figures included), by path relative to `dir`: (length, digest).
-/// `run.wall_s` in summary.json, the one value allowed to differ, is left out.
+/// Every output file of a run but summary.json (figures included), by path relative to `dir`:
+/// (length, digest).
 fn digests(dir: &Path) -> BTreeMap<String, (usize, u64)> {
     let mut files = BTreeMap::new();
     let mut stack = vec![dir.to_path_buf()];
@@ -77,18 +79,11 @@ fn digests(dir: &Path) -> BTreeMap<String, (usize, u64)> {
                 stack.push(path);
                 continue;
             }
-            let mut bytes = std::fs::read(&path).unwrap();
+            let bytes = std::fs::read(&path).unwrap();
             let name = path.strip_prefix(dir).unwrap().display().to_string();
-            if name == "summary.json" {
-                let text = String::from_utf8(bytes).unwrap();
-                bytes = text
-                    .lines()
-                    .filter(|line| !line.trim_start().starts_with("\"wall_s\""))
-                    .collect::<Vec<_>>()
-                    .join("\n")
-                    .into_bytes();
+            if name != "summary.json" {
+                files.insert(name, (bytes.len(), fnv1a(&bytes)));
             }
-            files.insert(name, (bytes.len(), fnv1a(&bytes)));
         }
     }
     files
@@ -96,8 +91,7 @@ fn digests(dir: &Path) -> BTreeMap<String, (usize, u64)> {
 
 #[test]
 fn every_example_gives_the_recorded_outputs() {
-    let scratch =
-        std::env::temp_dir().join(format!("cclab-byte-identical-{}", std::process::id()));
+    let scratch = std::env::temp_dir().join(format!("cclab-byte-identical-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&scratch);
     let mut examples: Vec<PathBuf> = std::fs::read_dir(root().join("examples"))
         .unwrap()
@@ -106,6 +100,7 @@ fn every_example_gives_the_recorded_outputs() {
         .collect();
     examples.sort();
     let mut lines = Vec::new();
+    let mut summary_changes = Vec::new();
     for example in &examples {
         let name = example.file_stem().unwrap().to_string_lossy().to_string();
         let out = scratch.join(&name);
@@ -129,6 +124,27 @@ fn every_example_gives_the_recorded_outputs() {
         for (file, (len, digest)) in digests(&out) {
             lines.push(format!("{name}/{file} {len} {digest:016x}"));
         }
+        let mut summary: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(out.join("summary.json")).unwrap()).unwrap();
+        // The wall-clock time is the one value allowed to differ between runs.
+        summary["run"]["wall_s"] = serde_json::Value::Null;
+        let recorded_summary = manifest_path().with_file_name(format!("{name}.summary.json"));
+        if std::env::var_os("CCLAB_BLESS").is_some() {
+            std::fs::create_dir_all(recorded_summary.parent().unwrap()).unwrap();
+            let text = serde_json::to_string_pretty(&summary).unwrap() + "\n";
+            std::fs::write(&recorded_summary, text).unwrap();
+        } else {
+            let recorded: serde_json::Value =
+                serde_json::from_slice(&std::fs::read(&recorded_summary).unwrap()).unwrap();
+            let mut differences = Vec::new();
+            compare_kept(
+                &recorded,
+                &summary,
+                &format!("{name}/summary.json"),
+                &mut differences,
+            );
+            summary_changes.extend(differences);
+        }
     }
     let _ = std::fs::remove_dir_all(&scratch);
     let actual = lines.join("\n") + "\n";
@@ -139,10 +155,8 @@ fn every_example_gives_the_recorded_outputs() {
     }
     let recorded = std::fs::read_to_string(manifest_path())
         .expect("tests/byte_identical/manifest.txt exists (record it with CCLAB_BLESS=1)");
-    let recorded: BTreeMap<&str, &str> = recorded
-        .lines()
-        .filter_map(|l| l.split_once(' '))
-        .collect();
+    let recorded: BTreeMap<&str, &str> =
+        recorded.lines().filter_map(|l| l.split_once(' ')).collect();
     let actual: BTreeMap<&str, &str> = actual.lines().filter_map(|l| l.split_once(' ')).collect();
     let changed: Vec<String> = recorded
         .iter()
@@ -154,10 +168,39 @@ fn every_example_gives_the_recorded_outputs() {
                 .filter(|file| !recorded.contains_key(*file))
                 .map(|file| format!("{file}: new file")),
         )
+        .chain(summary_changes)
         .collect();
     assert!(
         changed.is_empty(),
         "outputs differ from the recorded ones:\n{}",
         changed.join("\n")
     );
+}
+
+/// Every value of `recorded` is in `actual`, equal (objects may have gained keys; arrays keep
+/// their length). Differences are pushed as "path: recorded X, now Y".
+fn compare_kept(
+    recorded: &serde_json::Value,
+    actual: &serde_json::Value,
+    path: &str,
+    differences: &mut Vec<String>,
+) {
+    use serde_json::Value;
+    match (recorded, actual) {
+        (Value::Object(was), Value::Object(now)) => {
+            for (key, value) in was {
+                match now.get(key) {
+                    Some(new) => compare_kept(value, new, &format!("{path}.{key}"), differences),
+                    None => differences.push(format!("{path}.{key}: missing now")),
+                }
+            }
+        }
+        (Value::Array(was), Value::Array(now)) if was.len() == now.len() => {
+            for (i, (value, new)) in was.iter().zip(now).enumerate() {
+                compare_kept(value, new, &format!("{path}[{i}]"), differences);
+            }
+        }
+        _ if recorded == actual => {}
+        _ => differences.push(format!("{path}: recorded {recorded}, now {actual}")),
+    }
 }
