@@ -448,7 +448,7 @@ pub fn summarize(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use cclab_sim::link::LinkStats;
+    use cclab_sim::net::link::LinkStats;
     use cclab_sim::{FlowCounters, Histogram};
 
     fn at(seconds: f64) -> SimTime {

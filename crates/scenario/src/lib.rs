@@ -5,6 +5,7 @@
 
 mod error;
 pub mod model;
+pub mod network;
 mod overrides;
 mod parse;
 pub mod resources;
@@ -16,6 +17,7 @@ use std::path::Path;
 pub use error::{ECHO_LIMIT, ScenarioError, one_line, shorten, shorten_quoted};
 pub use model::*;
 pub use model::{MAX_OUTPUT_DEFAULT, OutputEstimate, format_bytes};
+pub use network::*;
 pub use overrides::{apply_override, parse_value, set_path};
 pub use parse::scenario_from_table;
 pub use sweep::{RunSpec, Sweep, load_sweep};

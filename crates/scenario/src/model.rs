@@ -2,6 +2,8 @@
 
 use cclab_cc::{AlgorithmInfo, Params, SimDuration, SimTime, SlowStartInfo};
 
+use crate::network::{Jitter, LossModel, QueueDiscipline};
+
 /// A scenario ready to build a simulation from.
 #[derive(Clone, Debug)]
 pub struct Scenario {
@@ -32,16 +34,15 @@ pub struct Link {
     pub delay: SimDuration,
     pub queue: QueueDiscipline,
     pub buffer: Buffer,
-    /// Bernoulli loss probability per packet (after serialization).
-    pub loss: f64,
+    /// Random loss of data segments on this link (both directions of a dumbbell bottleneck).
+    pub loss: LossModel,
+    /// Random loss of ACKs on this link (both directions of a dumbbell bottleneck).
+    pub ack_loss: LossModel,
+    /// Random extra delay per packet; `None`: none.
+    pub jitter: Option<Jitter>,
     /// Mark ECN-capable packets CE when they arrive to find at least this many packets
     /// waiting (DCTCP-style step marking); `None`: no marking.
     pub ecn_threshold: Option<u64>,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum QueueDiscipline {
-    DropTail,
 }
 
 /// A queue limit. Packets waiting for the transmitter count; the one being serialized does not

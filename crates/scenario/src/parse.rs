@@ -11,6 +11,7 @@ use toml::{Table, Value};
 
 use crate::error::ScenarioError;
 use crate::model::*;
+use crate::network::*;
 use crate::units::{parse_bdp_multiple, parse_bytes, parse_duration, parse_rate};
 
 /// Validate a whole scenario table. `file` names the source in messages.
@@ -324,7 +325,9 @@ fn default_access(bottleneck: &Link) -> Link {
         delay: SimDuration::ZERO,
         queue: QueueDiscipline::DropTail,
         buffer: Buffer::Unlimited,
-        loss: 0.0,
+        loss: LossModel::None,
+        ack_loss: LossModel::None,
+        jitter: None,
         ecn_threshold: None,
     }
 }
@@ -398,9 +401,10 @@ fn link(section: &Section, bottleneck: Option<&Link>) -> Result<Link, ScenarioEr
         }
     };
     let loss = match section.get("loss") {
-        None => 0.0,
+        None => LossModel::None,
         Some(v) => match as_f64(v) {
-            Some(p) if (0.0..1.0).contains(&p) => p,
+            Some(0.0) => LossModel::None,
+            Some(p) if (0.0..1.0).contains(&p) => LossModel::Bernoulli(p),
             _ => {
                 return Err(section.invalid("loss", "must be a probability in [0, 1), e.g. 0.0001"));
             }
@@ -422,6 +426,8 @@ fn link(section: &Section, bottleneck: Option<&Link>) -> Result<Link, ScenarioEr
         queue,
         buffer,
         loss,
+        ack_loss: LossModel::None,
+        jitter: None,
         ecn_threshold,
     })
 }

@@ -49,7 +49,7 @@ fn every_contract_key_is_understood() {
     assert_eq!(s.name, "cubic-vs-reno");
     assert_eq!(s.duration, SimDuration::from_secs(60));
     assert_eq!(s.topology.bottleneck.rate_bps, 100_000_000);
-    assert_eq!(s.topology.bottleneck.loss, 0.0001);
+    assert_eq!(s.topology.bottleneck.loss, LossModel::Bernoulli(0.0001));
     assert_eq!(s.topology.access.rate_bps, 1_000_000_000);
     assert_eq!(s.flows.len(), 2);
     assert_eq!(s.flow_count(), 3);

@@ -7,7 +7,7 @@
 
 pub mod event;
 pub mod histogram;
-pub mod link;
+pub mod net;
 pub mod packet;
 pub mod range_set;
 pub mod result;

@@ -4,7 +4,7 @@
 use cclab_cc::{SimDuration, SimTime};
 
 use crate::histogram::Histogram;
-use crate::link::LinkStats;
+use crate::net::link::LinkStats;
 
 /// A flow's monotone counters at one instant; the difference of two snapshots gives the
 /// counts within a window.

@@ -3,10 +3,12 @@
 
 use cclab_cc::slow_start::packet_pair;
 use cclab_cc::{CcConfig, SimDuration, SimTime, UNLIMITED};
-use cclab_scenario::{InitialSsthresh, Recovery, Scenario};
+use cclab_scenario::{Buffer, InitialSsthresh, LossModel, Recovery, Scenario};
 
 use crate::event::{Event, EventQueue, TimerAction, TimerSlot};
-use crate::link::{Admission, Link, LinkStats};
+use crate::net::link::{Admission, Link, LinkStats};
+use crate::net::loss::LossProcess;
+use crate::net::qdisc::{BufferLimit, Qdisc, QdiscEnv};
 use crate::packet::{Packet, PacketKind};
 use crate::result::{FlowCounters, FlowResult, LinkResult, RunResult};
 use crate::rng::Rng;
@@ -81,6 +83,11 @@ pub struct Simulation {
     bottleneck_at_window_start: (LinkStats, SimDuration),
 }
 
+fn buffer_limit(scenario: &Scenario, buffer: Buffer) -> BufferLimit {
+    let (packets, bytes) = scenario.buffer_limit(buffer);
+    BufferLimit { packets, bytes }
+}
+
 fn flow_counters(flow: &Flow) -> FlowCounters {
     let stats = &flow.sender.stats;
     FlowCounters {
@@ -98,8 +105,21 @@ fn flow_counters(flow: &Flow) -> FlowCounters {
 impl Simulation {
     pub fn new(scenario: &Scenario) -> Self {
         let topology = &scenario.topology;
-        let bottleneck_limit = scenario.buffer_limit(topology.bottleneck.buffer);
-        let access_limit = scenario.buffer_limit(topology.access.buffer);
+        let bottleneck_limit = buffer_limit(scenario, topology.bottleneck.buffer);
+        let access_limit = buffer_limit(scenario, topology.access.buffer);
+        let no_loss = || LossProcess::new(LossModel::None, Rng::for_component(scenario.seed, ""));
+        let bottleneck_qdisc = |name: &str| {
+            Qdisc::build(
+                &topology.bottleneck.queue,
+                topology.bottleneck.ecn_threshold,
+                QdiscEnv {
+                    limit: bottleneck_limit,
+                    rate_bps: topology.bottleneck.rate_bps,
+                    packet_bytes: scenario.packet_bytes(),
+                    rng: Rng::for_component(scenario.seed, &format!("{name}-qdisc")),
+                },
+            )
+        };
         // The two bottleneck directions and four access links per flow, allocated once (with
         // 100 000 flows, growing the vector by doubling copied ~250 MB around).
         let mut links = Vec::with_capacity(2 + 4 * scenario.flow_count());
@@ -109,18 +129,21 @@ impl Simulation {
                 topology.bottleneck.rate_bps,
                 topology.bottleneck.delay,
                 bottleneck_limit,
-                topology.bottleneck.loss,
-                Rng::for_component(scenario.seed, "bottleneck-loss"),
+                LossProcess::new(
+                    topology.bottleneck.loss.clone(),
+                    Rng::for_component(scenario.seed, "bottleneck-loss"),
+                ),
+                no_loss(),
             )
             .track_queue_time()
-            .with_ecn_threshold(topology.bottleneck.ecn_threshold),
+            .with_qdisc(bottleneck_qdisc("bottleneck")),
             Link::new(
                 "bottleneck-reverse".into(),
                 topology.bottleneck.rate_bps,
                 topology.bottleneck.delay,
                 bottleneck_limit,
-                0.0,
-                Rng::for_component(scenario.seed, "bottleneck-reverse"),
+                no_loss(),
+                no_loss(),
             ),
         ]);
         let mut flows = Vec::with_capacity(scenario.flow_count());
@@ -139,8 +162,8 @@ impl Simulation {
                         topology.access.rate_bps,
                         topology.access.delay + extra,
                         access_limit,
-                        0.0,
-                        Rng::for_component(scenario.seed, &format!("flow{id}-{name}")),
+                        no_loss(),
+                        no_loss(),
                     ));
                     links.len() as u32 - 1
                 };

@@ -45,7 +45,7 @@ fn time_weighted_quantile(queue_time_ns: &[u64], q: f64) -> u64 {
 }
 
 /// The bottleneck's counters over the steady window (`[output] steady_from` to the end).
-fn steady(result: &RunResult) -> (cclab_sim::link::LinkStats, f64) {
+fn steady(result: &RunResult) -> (cclab_sim::net::link::LinkStats, f64) {
     let link = &result.links[0];
     let stats = link.stats.since(&link.at_window_start);
     let window = result.duration.as_secs_f64() - result.window_start.as_secs_f64();

@@ -1,30 +1,26 @@
-//! A one-way link: a drop-tail FIFO queue, a transmitter of fixed rate, a propagation delay.
+//! A one-way link: a queue with its discipline, a transmitter of fixed rate, a propagation
+//! delay, and loss models for data segments and ACKs.
 //!
-//! For a FIFO, work-conserving queue whose admission is decided on arrival (drop-tail), every
+//! For a FIFO, work-conserving queue whose admission is decided on arrival (drop-tail, RED),
+//! every
 //! packet's departure time is known the moment it is admitted:
 //! `start = max(now, busy_until)`, `departure = start + size/rate`. So the link needs no
 //! "transmission finished" event: an admitted packet goes straight into the propagation FIFO
 //! stamped with its arrival time at the far end (`departure + delay`), and the queue length at
 //! any time is the number of admitted packets whose service has not started yet. This is exact
 //! and costs one event per packet per hop. (A queue that decides at dequeue time, such as
-//! CoDel, needs a service event instead; it will get one when it is added.)
+//! CoDel, needs a service event instead: see [`super::qdisc`].)
 
 use std::collections::VecDeque;
 
 use cclab_cc::{SimDuration, SimTime};
 
-use crate::packet::{Ecn, Packet};
-use crate::rng::Rng;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum DropReason {
-    /// The queue was full (drop-tail).
-    Overflow,
-    /// Random loss on the wire (Bernoulli); the packet used the transmitter first.
-    RandomLoss,
-    /// A scenario `drop` entry.
-    Forced,
-}
+use super::loss::LossProcess;
+pub use super::qdisc::DropReason;
+use super::qdisc::{
+    AnyArrivalQdisc, ArrivalContext, ArrivalQdisc, BufferLimit, DropTail, Qdisc, Verdict,
+};
+use crate::packet::{Packet, PacketKind};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Admission {
@@ -46,9 +42,11 @@ pub struct LinkStats {
     /// Transmitter busy time scheduled so far (may extend past the current time).
     pub busy: SimDuration,
     pub overflow_drops: u64,
+    /// Dropped early by the queue discipline (RED, CoDel, PIE…).
+    pub aqm_drops: u64,
     pub random_losses: u64,
     pub forced_drops: u64,
-    /// ECN-capable packets marked CE instead (see `with_ecn_threshold`).
+    /// ECN-capable packets the queue discipline marked CE.
     pub ce_marks: u64,
     /// ∫ queue_pkts dt in packet·nanoseconds, up to `integrated_until`.
     pub queue_integral: u128,
@@ -62,7 +60,7 @@ pub struct LinkStats {
 
 impl LinkStats {
     pub fn drops(&self) -> u64 {
-        self.overflow_drops + self.random_losses + self.forced_drops
+        self.overflow_drops + self.aqm_drops + self.random_losses + self.forced_drops
     }
 
     /// The counters accumulated since `earlier`, a snapshot of these.
@@ -76,6 +74,7 @@ impl LinkStats {
             bytes: self.bytes - earlier.bytes,
             busy: self.busy - earlier.busy,
             overflow_drops: self.overflow_drops - earlier.overflow_drops,
+            aqm_drops: self.aqm_drops - earlier.aqm_drops,
             random_losses: self.random_losses - earlier.random_losses,
             forced_drops: self.forced_drops - earlier.forced_drops,
             ce_marks: self.ce_marks - earlier.ce_marks,
@@ -91,12 +90,11 @@ pub struct Link {
     pub name: String,
     rate_bps: u64,
     delay: SimDuration,
-    limit_packets: Option<u64>,
-    limit_bytes: Option<u64>,
-    loss_probability: f64,
-    rng: Rng,
-    /// CE-mark ECN-capable packets that find at least this many packets waiting.
-    ecn_threshold: Option<u64>,
+    limit: BufferLimit,
+    qdisc: Qdisc,
+    /// Random loss of data segments and of ACKs, drawn after serialization.
+    data_loss: LossProcess,
+    ack_loss: LossProcess,
     /// When the transmitter finishes the last admitted packet.
     busy_until: SimTime,
     /// Sub-nanosecond remainder of back-to-back serialization times, in units of
@@ -118,9 +116,9 @@ impl Link {
         name: String,
         rate_bps: u64,
         delay: SimDuration,
-        limits: (Option<u64>, Option<u64>),
-        loss_probability: f64,
-        rng: Rng,
+        limit: BufferLimit,
+        data_loss: LossProcess,
+        ack_loss: LossProcess,
     ) -> Self {
         assert!(
             rate_bps > 0,
@@ -130,11 +128,10 @@ impl Link {
             name,
             rate_bps,
             delay,
-            limit_packets: limits.0,
-            limit_bytes: limits.1,
-            loss_probability,
-            rng,
-            ecn_threshold: None,
+            limit,
+            qdisc: Qdisc::Arrival(AnyArrivalQdisc::DropTail(DropTail::default())),
+            data_loss,
+            ack_loss,
             busy_until: SimTime::ZERO,
             carry: 0,
             waiting: VecDeque::new(),
@@ -149,7 +146,8 @@ impl Link {
     pub fn track_queue_time(mut self) -> Self {
         self.track_queue_time = true;
         let initial = self
-            .limit_packets
+            .limit
+            .packets
             .map_or(1, |p| p as usize + 1)
             .min(1 << 16);
         self.stats.queue_time_ns = vec![0; initial];
@@ -214,35 +212,40 @@ impl Link {
         Admission::Dropped(DropReason::Forced)
     }
 
-    /// Offer `packet` to the link at `now`.
-    /// Mark ECN-capable packets CE when they arrive to find `threshold` or more packets
-    /// waiting (the step marking of DCTCP, RFC 8257 §3.1, and of L4S queues).
-    pub fn with_ecn_threshold(mut self, threshold: Option<u64>) -> Self {
-        self.ecn_threshold = threshold;
+    /// Replace the queue discipline (drop-tail by default).
+    pub fn with_qdisc(mut self, qdisc: Qdisc) -> Self {
+        self.qdisc = qdisc;
         self
     }
 
+    /// Offer `packet` to the link at `now`.
     pub fn enqueue(&mut self, now: SimTime, mut packet: Packet) -> Admission {
         self.advance(now);
         let busy = self.busy_until > now;
-        if busy {
-            let full_packets = self
-                .limit_packets
-                .is_some_and(|limit| self.waiting.len() as u64 + 1 > limit);
-            let full_bytes = self
-                .limit_bytes
-                .is_some_and(|limit| self.waiting_bytes + packet.wire_bytes as u64 > limit);
-            if full_packets || full_bytes {
-                self.stats.overflow_drops += 1;
-                return Admission::Dropped(DropReason::Overflow);
+        let Qdisc::Arrival(qdisc) = &mut self.qdisc else {
+            unreachable!("no scheduled discipline can be built yet")
+        };
+        let context = ArrivalContext {
+            now,
+            waiting_packets: self.waiting.len() as u64,
+            waiting_bytes: self.waiting_bytes,
+            transmitter_busy: busy,
+            idle_since: (!busy).then_some(self.busy_until),
+            rate_bps: self.rate_bps,
+            limit: self.limit,
+        };
+        let ecn_before = packet.ecn;
+        match qdisc.on_arrival(&context, &mut packet) {
+            Verdict::Admit => {}
+            Verdict::Drop(reason) => {
+                match reason {
+                    DropReason::Overflow => self.stats.overflow_drops += 1,
+                    _ => self.stats.aqm_drops += 1,
+                }
+                return Admission::Dropped(reason);
             }
         }
-        if packet.ecn == Ecn::Ect
-            && self
-                .ecn_threshold
-                .is_some_and(|k| busy && self.waiting.len() as u64 >= k)
-        {
-            packet.ecn = Ecn::Ce;
+        if packet.ecn != ecn_before {
             self.stats.ce_marks += 1;
         }
         let start = if busy { self.busy_until } else { now };
@@ -265,7 +268,11 @@ impl Link {
             }
         }
         // Random loss strikes on the wire: the packet used the transmitter, then vanished.
-        if self.loss_probability > 0.0 && self.rng.chance(self.loss_probability) {
+        let loss = match packet.kind {
+            PacketKind::Data => &mut self.data_loss,
+            PacketKind::Ack => &mut self.ack_loss,
+        };
+        if !loss.is_none() && loss.lose() {
             self.stats.random_losses += 1;
             return Admission::Dropped(DropReason::RandomLoss);
         }
@@ -320,7 +327,14 @@ impl Link {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::packet::{PacketKind, SackBlock};
+    use crate::net::qdisc::{AnyArrivalQdisc, BufferLimit, DropTail, Qdisc};
+    use crate::packet::{Ecn, PacketKind, SackBlock};
+    use crate::rng::Rng;
+    use cclab_scenario::LossModel;
+
+    fn no_loss() -> LossProcess {
+        LossProcess::new(LossModel::None, Rng::for_component(1, "test"))
+    }
 
     fn packet(wire_bytes: u32) -> Packet {
         Packet {
@@ -343,9 +357,12 @@ mod tests {
             "test".into(),
             rate_bps,
             SimDuration::from_millis(delay_ms),
-            (limit, None),
-            0.0,
-            Rng::for_component(1, "test"),
+            BufferLimit {
+                packets: limit,
+                bytes: None,
+            },
+            no_loss(),
+            no_loss(),
         )
         .track_queue_time()
     }
@@ -408,7 +425,11 @@ mod tests {
 
     #[test]
     fn ecn_step_marking_marks_capable_packets_above_the_threshold() {
-        let mut l = link(1_000_000, 0, None).with_ecn_threshold(Some(2));
+        let mut l = link(1_000_000, 0, None).with_qdisc(Qdisc::Arrival(AnyArrivalQdisc::DropTail(
+            DropTail {
+                ecn_threshold: Some(2),
+            },
+        )));
         let mut ect = packet(1000);
         ect.ecn = Ecn::Ect;
         // In service, then 2 waiting unmarked (they find 0 and 1 waiting), then marked.
@@ -432,9 +453,12 @@ mod tests {
             "b".into(),
             1_000_000,
             SimDuration::ZERO,
-            (None, Some(2500)),
-            0.0,
-            Rng::for_component(1, "b"),
+            BufferLimit {
+                packets: None,
+                bytes: Some(2500),
+            },
+            no_loss(),
+            no_loss(),
         );
         let results: Vec<_> = (0..4).map(|_| l.enqueue(at(0), packet(1000))).collect();
         // In service: 1; waiting: 1000, 2000 bytes; a third waiting would make 3000 > 2500.

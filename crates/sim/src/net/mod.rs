@@ -1,0 +1,5 @@
+//! The network: links, their queue disciplines and loss models.
+
+pub mod link;
+pub mod loss;
+pub mod qdisc;
