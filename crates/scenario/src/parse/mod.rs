@@ -12,7 +12,12 @@ use toml::{Table, Value};
 use crate::error::ScenarioError;
 use crate::model::*;
 use crate::network::*;
-use crate::units::{parse_bdp_multiple, parse_bytes, parse_duration, parse_rate};
+use crate::units::{parse_bdp_multiple, parse_bytes, parse_rate};
+
+mod queue;
+mod section;
+
+use section::{Section, as_f64};
 
 /// Validate a whole scenario table. `file` names the source in messages.
 pub fn scenario_from_table(file: &str, root: &Table) -> Result<Scenario, ScenarioError> {
@@ -358,19 +363,7 @@ fn link(section: &Section, bottleneck: Option<&Link>) -> Result<Link, ScenarioEr
         }
         (Some(_), _) => section.duration("delay")?.expect("the key is present"),
     };
-    let queue = match section.get("queue") {
-        None => QueueDiscipline::DropTail,
-        Some(Value::String(q)) if q == "droptail" => QueueDiscipline::DropTail,
-        Some(Value::String(q)) => {
-            let hint = did_you_mean(q, ["droptail"])
-                .map(|s| format!("did you mean \"{s}\"?"))
-                .unwrap_or_else(|| "the only discipline so far is \"droptail\"".to_string());
-            return Err(
-                section.invalid("queue", &format!("unknown queue discipline `{q}`; {hint}"))
-            );
-        }
-        Some(_) => return Err(section.invalid("queue", "must be a string such as \"droptail\"")),
-    };
+    let queue = queue::queue(section)?;
     let buffer = match section.get("buffer") {
         None => defaults.as_ref().map_or(Buffer::Bdp(1.0), |d| d.buffer),
         Some(Value::Integer(p)) if *p > 0 => Buffer::Packets(*p as u64),
@@ -743,118 +736,5 @@ fn input_from_word(word: &str) -> ParamInput {
         ParamInput::Bool(b)
     } else {
         ParamInput::Text(word.to_string())
-    }
-}
-
-fn as_f64(value: &Value) -> Option<f64> {
-    match value {
-        Value::Integer(i) => Some(*i as f64),
-        Value::Float(x) => Some(*x),
-        _ => None,
-    }
-}
-
-/// One TOML table and its key path, for reading values and naming them in errors.
-struct Section<'a> {
-    file: &'a str,
-    /// "topology.bottleneck", "flows.0"; empty at the root.
-    path: String,
-    table: &'a Table,
-}
-
-impl<'a> Section<'a> {
-    fn key_path(&self, key: &str) -> String {
-        if self.path.is_empty() {
-            key.to_string()
-        } else {
-            format!("{}.{key}", self.path)
-        }
-    }
-
-    fn invalid(&self, key: &str, message: &str) -> ScenarioError {
-        ScenarioError::Invalid {
-            file: self.file.to_string(),
-            key: self.key_path(key),
-            message: message.to_string(),
-        }
-    }
-
-    fn get(&self, key: &str) -> Option<&'a Value> {
-        self.table.get(key)
-    }
-
-    /// Reject keys outside `known`, suggesting the nearest known one.
-    fn allow_only(&self, known: &[&str]) -> Result<(), ScenarioError> {
-        for key in self.table.keys() {
-            if !known.contains(&key.as_str()) {
-                let message = match did_you_mean(key, known.iter().copied()) {
-                    Some(s) => format!("unknown key; did you mean `{s}`?"),
-                    None => format!("unknown key; known keys here: {}", known.join(", ")),
-                };
-                return Err(self.invalid(key, &message));
-            }
-        }
-        Ok(())
-    }
-
-    fn section(&self, key: &str) -> Result<Option<Section<'a>>, ScenarioError> {
-        match self.get(key) {
-            None => Ok(None),
-            Some(Value::Table(table)) => Ok(Some(Section {
-                file: self.file,
-                path: self.key_path(key),
-                table,
-            })),
-            Some(_) => Err(self.invalid(key, "must be a table")),
-        }
-    }
-
-    /// An empty section standing in for an omitted table, so that its own required keys are
-    /// reported by name.
-    fn empty(&self, key: &str) -> Section<'a> {
-        static EMPTY: std::sync::OnceLock<Table> = std::sync::OnceLock::new();
-        Section {
-            file: self.file,
-            path: self.key_path(key),
-            table: EMPTY.get_or_init(Table::new),
-        }
-    }
-
-    fn duration(&self, key: &str) -> Result<Option<SimDuration>, ScenarioError> {
-        match self.get(key) {
-            None => Ok(None),
-            Some(Value::String(s)) => parse_duration(s)
-                .map(Some)
-                .map_err(|m| self.invalid(key, &m)),
-            Some(Value::Integer(_) | Value::Float(_)) => Err(self.invalid(
-                key,
-                "needs a unit; write it as a string such as \"30ms\" or \"2s\"",
-            )),
-            Some(_) => Err(self.invalid(key, "must be a duration such as \"30ms\"")),
-        }
-    }
-
-    fn duration_or(&self, key: &str, default: &str) -> Result<SimDuration, ScenarioError> {
-        Ok(match self.duration(key)? {
-            Some(d) => d,
-            None => parse_duration(default).expect("built-in defaults parse"),
-        })
-    }
-
-    fn integer_or(
-        &self,
-        key: &str,
-        default: i64,
-        min: i64,
-        max: i64,
-    ) -> Result<i64, ScenarioError> {
-        match self.get(key) {
-            None => Ok(default),
-            Some(Value::Integer(i)) if (min..=max).contains(i) => Ok(*i),
-            Some(Value::Integer(i)) => {
-                Err(self.invalid(key, &format!("{i} is outside [{min}, {max}]")))
-            }
-            Some(_) => Err(self.invalid(key, "must be an integer")),
-        }
     }
 }
