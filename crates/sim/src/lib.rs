@@ -14,6 +14,7 @@ pub mod result;
 pub mod rng;
 pub mod simulation;
 pub mod tcp;
+pub mod topology;
 pub mod trace;
 
 pub use histogram::Histogram;
