@@ -42,8 +42,10 @@ pub struct RedConfig {
     /// ns-2: thresh_ 5, maxthresh_ 15.
     pub min_th: f64,
     pub max_th: f64,
-    /// EWMA weight of the average queue. ns-2: q_weight_ 0.002.
-    pub w_q: f64,
+    /// EWMA weight of the average queue. `None`: ns-2's q_weight_ 0.002, or in adaptive mode
+    /// the value Floyd, Gummadi & Shenker (2001) derive from the link's capacity C in
+    /// mean-sized packets per second, 1 − exp(−1/C).
+    pub w_q: Option<f64>,
     /// Drop probability at `max_th`. ns-2: 1/linterm_ = 0.1.
     pub max_p: f64,
     /// Between max_th and 2·max_th the probability rises linearly from max_p to 1 instead of
@@ -65,7 +67,7 @@ impl Default for RedConfig {
         RedConfig {
             min_th: 5.0,
             max_th: 15.0,
-            w_q: 0.002,
+            w_q: None,
             max_p: 0.1,
             gentle: true,
             adaptive: false,

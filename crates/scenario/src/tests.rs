@@ -110,6 +110,55 @@ fn minimal_file_gets_documented_defaults() {
 }
 
 #[test]
+fn red_queue_by_name_or_table() {
+    let parse = |queue: &str| {
+        let text = format!(
+            "[topology]\nbottleneck = {{ rate = \"10Mbps\", delay = \"10ms\", queue = {queue} }}\n\
+             [[flows]]\ncc = \"reno\"\n"
+        );
+        from_str("red.toml", &text, &[])
+            .unwrap()
+            .topology
+            .bottleneck
+            .queue
+    };
+    // By name: ns-2's defaults (thresh_ 5, maxthresh_ 15, q_weight_ 0.002, linterm_ 10,
+    // gentle_ true); w_q stays unset so that adaptive mode may derive it.
+    assert_eq!(parse("\"red\""), QueueDiscipline::Red(RedConfig::default()));
+    assert_eq!(
+        RedConfig::default(),
+        RedConfig {
+            min_th: 5.0,
+            max_th: 15.0,
+            w_q: None,
+            max_p: 0.1,
+            gentle: true,
+            adaptive: false,
+            byte_mode: false,
+            mean_packet_bytes: None,
+            ecn: false,
+        }
+    );
+    assert_eq!(
+        parse(
+            "{ kind = \"red\", min_th = 20, max_th = 60, w_q = 0.001, max_p = 0.05, \
+             gentle = false, adaptive = true, byte_mode = true, mean_packet_bytes = 1000, ecn = true }"
+        ),
+        QueueDiscipline::Red(RedConfig {
+            min_th: 20.0,
+            max_th: 60.0,
+            w_q: Some(0.001),
+            max_p: 0.05,
+            gentle: false,
+            adaptive: true,
+            byte_mode: true,
+            mean_packet_bytes: Some(1000),
+            ecn: true,
+        })
+    );
+}
+
+#[test]
 fn overrides_apply_before_validation() {
     let s = from_str(
         "full.toml",
@@ -185,9 +234,54 @@ fn malformed_inputs_name_file_key_and_problem() {
             "did you mean `buffer`",
         ),
         (
-            "bottleneck = { rate = \"100Mbps\", delay = \"30ms\", queue = \"red\" }",
-            "topology.bottleneck.queue",
-            "droptail",
+            "bottleneck = { rate = \"100Mbps\", delay = \"30ms\", queue = { kind = \"red\", min_th = 15, max_th = 5 } }",
+            "topology.bottleneck.queue.max_th",
+            "must be above min_th",
+        ),
+        (
+            "bottleneck = { rate = \"100Mbps\", delay = \"30ms\", queue = { kind = \"red\", min_th = 20 } }",
+            "topology.bottleneck.queue.min_th",
+            "must be above min_th (20)",
+        ),
+        (
+            "bottleneck = { rate = \"100Mbps\", delay = \"30ms\", queue = { kind = \"red\", min_th = -1 } }",
+            "topology.bottleneck.queue.min_th",
+            "negative",
+        ),
+        (
+            "bottleneck = { rate = \"100Mbps\", delay = \"30ms\", queue = { kind = \"red\", w_q = 0 } }",
+            "topology.bottleneck.queue.w_q",
+            "(0, 1]",
+        ),
+        (
+            "bottleneck = { rate = \"100Mbps\", delay = \"30ms\", queue = { kind = \"red\", w_q = 1.5 } }",
+            "topology.bottleneck.queue.w_q",
+            "(0, 1]",
+        ),
+        (
+            "bottleneck = { rate = \"100Mbps\", delay = \"30ms\", queue = { kind = \"red\", max_p = 0 } }",
+            "topology.bottleneck.queue.max_p",
+            "probability in (0, 1]",
+        ),
+        (
+            "bottleneck = { rate = \"100Mbps\", delay = \"30ms\", queue = { kind = \"red\", max_p = 1.1 } }",
+            "topology.bottleneck.queue.max_p",
+            "probability in (0, 1]",
+        ),
+        (
+            "bottleneck = { rate = \"100Mbps\", delay = \"30ms\", queue = { kind = \"red\", gentle = 1 } }",
+            "topology.bottleneck.queue.gentle",
+            "true or false",
+        ),
+        (
+            "bottleneck = { rate = \"100Mbps\", delay = \"30ms\", queue = { kind = \"red\", mean_packet_bytes = 0 } }",
+            "topology.bottleneck.queue.mean_packet_bytes",
+            "at least 1",
+        ),
+        (
+            "bottleneck = { rate = \"100Mbps\", delay = \"30ms\", queue = { kind = \"red\", maxth = 5 } }",
+            "topology.bottleneck.queue.maxth",
+            "did you mean `max_th`",
         ),
         (
             "bottleneck = { rate = \"100Mbps\", delay = \"30ms\", loss = 1.5 }",

@@ -13,7 +13,7 @@ use crate::network::*;
 
 /// The disciplines the simulator implements; the others of [`QUEUE_DISCIPLINES`] are refused
 /// with a clear message until they are built.
-const BUILT: &[&str] = &["droptail"];
+const BUILT: &[&str] = &["droptail", "red"];
 
 /// The `queue` key of `section` (drop-tail when absent).
 pub(super) fn queue(section: &Section) -> Result<QueueDiscipline, ScenarioError> {
@@ -67,7 +67,97 @@ pub(super) fn queue(section: &Section) -> Result<QueueDiscipline, ScenarioError>
             params.allow_only(&["kind"])?;
             Ok(QueueDiscipline::DropTail)
         }
+        "red" => red(&params).map(QueueDiscipline::Red),
         other => unreachable!("`{other}` is in BUILT but has no parser"),
+    }
+}
+
+/// `{ kind = "red", ... }`: Floyd & Jacobson's thresholds, weight and probability, checked
+/// for the ranges the algorithm needs. The thresholds are not compared with the link's
+/// buffer (neither ns-2 nor Linux does): above the buffer they are simply out of reach, and
+/// the buffer's overflow drops take over, as docs/queues.md says.
+fn red(params: &Section) -> Result<RedConfig, ScenarioError> {
+    params.allow_only(&[
+        "kind",
+        "min_th",
+        "max_th",
+        "w_q",
+        "max_p",
+        "gentle",
+        "adaptive",
+        "byte_mode",
+        "mean_packet_bytes",
+        "ecn",
+    ])?;
+    let defaults = RedConfig::default();
+    let min_th = number(params, "min_th")?.unwrap_or(defaults.min_th);
+    let max_th = number(params, "max_th")?.unwrap_or(defaults.max_th);
+    if min_th < 0.0 {
+        return Err(params.invalid(
+            "min_th",
+            &format!("{min_th} is negative; the average queue threshold is a packet count ≥ 0"),
+        ));
+    }
+    if max_th <= min_th {
+        let key = if params.get("max_th").is_some() {
+            "max_th"
+        } else {
+            "min_th"
+        };
+        return Err(params.invalid(
+            key,
+            &format!(
+                "max_th ({max_th}) must be above min_th ({min_th}): RED's drop probability                  rises between the two"
+            ),
+        ));
+    }
+    let w_q = number(params, "w_q")?;
+    if let Some(w_q) = w_q
+        && !(w_q > 0.0 && w_q <= 1.0)
+    {
+        return Err(params.invalid(
+            "w_q",
+            &format!("{w_q} is not a weight in (0, 1]; ns-2's default is 0.002"),
+        ));
+    }
+    let max_p = number(params, "max_p")?.unwrap_or(defaults.max_p);
+    if !(max_p > 0.0 && max_p <= 1.0) {
+        return Err(params.invalid(
+            "max_p",
+            &format!("{max_p} is not a probability in (0, 1]; ns-2's default is 0.1"),
+        ));
+    }
+    let mean_packet_bytes = match params.get("mean_packet_bytes") {
+        None => None,
+        Some(Value::Integer(b)) if *b >= 1 => Some(*b as u64),
+        Some(_) => {
+            return Err(params.invalid(
+                "mean_packet_bytes",
+                "must be a whole number of bytes, at least 1",
+            ));
+        }
+    };
+    Ok(RedConfig {
+        min_th,
+        max_th,
+        w_q,
+        max_p,
+        gentle: flag(params, "gentle", defaults.gentle)?,
+        adaptive: flag(params, "adaptive", defaults.adaptive)?,
+        byte_mode: flag(params, "byte_mode", defaults.byte_mode)?,
+        mean_packet_bytes,
+        ecn: flag(params, "ecn", defaults.ecn)?,
+    })
+}
+
+/// A finite number, if the key is present.
+fn number(section: &Section, key: &str) -> Result<Option<f64>, ScenarioError> {
+    match section.get(key) {
+        None => Ok(None),
+        Some(value) => match as_f64(value) {
+            Some(x) if x.is_finite() => Ok(Some(x)),
+            _ => Err(section.invalid(key, "must be a number")),
+        },
     }
 }
 
@@ -93,7 +183,6 @@ pub(super) fn number_in(
 }
 
 /// A boolean, or `default`.
-#[allow(dead_code)] // used by the disciplines' parsers as they are built
 pub(super) fn flag(section: &Section, key: &str, default: bool) -> Result<bool, ScenarioError> {
     match section.get(key) {
         None => Ok(default),

@@ -16,11 +16,13 @@
 //! needs one, so adding a discipline never shifts another component's draws.
 
 pub mod droptail;
+pub mod red;
 
 use cclab_cc::SimTime;
 use cclab_scenario::QueueDiscipline;
 
 pub use droptail::DropTail;
+pub use red::Red;
 
 use crate::packet::Packet;
 use crate::rng::Rng;
@@ -116,6 +118,9 @@ pub trait ScheduledQdisc {
 #[derive(Clone, Debug)]
 pub enum AnyArrivalQdisc {
     DropTail(DropTail),
+    /// Boxed: RED's state is several times drop-tail's, and every access link holds a drop-tail
+    /// discipline, so the enum stays the size of the common case.
+    Red(Box<Red>),
 }
 
 impl ArrivalQdisc for AnyArrivalQdisc {
@@ -123,6 +128,7 @@ impl ArrivalQdisc for AnyArrivalQdisc {
     fn on_arrival(&mut self, context: &ArrivalContext, packet: &mut Packet) -> Verdict {
         match self {
             AnyArrivalQdisc::DropTail(q) => q.on_arrival(context, packet),
+            AnyArrivalQdisc::Red(q) => q.on_arrival(context, packet),
         }
     }
 }
@@ -170,11 +176,16 @@ pub struct QdiscEnv {
 impl Qdisc {
     /// The discipline a scenario asks for. `ecn_threshold` is drop-tail's step marking.
     pub fn build(config: &QueueDiscipline, ecn_threshold: Option<u64>, env: QdiscEnv) -> Qdisc {
-        let _ = env;
         match config {
             QueueDiscipline::DropTail => {
                 Qdisc::Arrival(AnyArrivalQdisc::DropTail(DropTail { ecn_threshold }))
             }
+            QueueDiscipline::Red(red) => Qdisc::Arrival(AnyArrivalQdisc::Red(Box::new(Red::new(
+                red,
+                env.rate_bps,
+                env.packet_bytes,
+                env.rng,
+            )))),
             other => unreachable!(
                 "queue discipline {} is refused by the scenario parser until it is built",
                 other.name()
