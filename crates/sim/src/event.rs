@@ -2,7 +2,8 @@
 //! in the order they were scheduled and every run is reproducible.
 //!
 //! Events are tiny `Copy` values naming what to do; packets wait in their link's own FIFO,
-//! so the heap holds one entry per busy link plus the pending timers, not one per packet.
+//! so the heap holds one or two entries per busy link (delivery, and the end of transmission
+//! on links with a scheduled discipline) plus the pending timers, not one per packet.
 
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
@@ -13,6 +14,9 @@ use cclab_cc::SimTime;
 pub enum Event {
     /// The packet at the head of this link's propagation FIFO reaches the far end.
     LinkDelivery(u32),
+    /// This link's transmitter finished a packet: its scheduled discipline (CoDel, PIE…)
+    /// chooses the next. Drop-tail links never need it.
+    LinkTransmitted(u32),
     /// A flow's application starts sending.
     FlowStart(u32),
     /// A flow's retransmission timer.

@@ -17,6 +17,8 @@
 
 pub mod droptail;
 pub mod red;
+#[cfg(test)]
+pub mod test_fifo;
 
 use cclab_cc::SimTime;
 use cclab_scenario::QueueDiscipline;
@@ -112,6 +114,10 @@ pub trait ScheduledQdisc {
 
     /// Packets and wire bytes held.
     fn backlog(&self) -> (u64, u64);
+
+    /// ECN-capable packets this discipline has marked CE so far (Linux's `ecn_mark`): the
+    /// link reports it, since it cannot tell a mark made here from one made upstream.
+    fn ce_marks(&self) -> u64;
 }
 
 /// The arrival-deciding disciplines.
@@ -133,25 +139,49 @@ impl ArrivalQdisc for AnyArrivalQdisc {
     }
 }
 
-/// The dequeue-deciding disciplines (none yet: CoDel, FQ-CoDel, PIE and DualPI2 go here).
+/// The dequeue-deciding disciplines (CoDel, FQ-CoDel, PIE and DualPI2 go here).
 #[derive(Clone, Debug)]
-pub enum AnyScheduledQdisc {}
+pub enum AnyScheduledQdisc {
+    /// A FIFO run through the scheduled path, to check that path against drop-tail.
+    #[cfg(test)]
+    TestFifo(test_fifo::TestFifo),
+}
 
+// `match *self` with `ref` bindings, so that the matches stay exhaustive while the enum has
+// no variant outside tests.
 impl ScheduledQdisc for AnyScheduledQdisc {
-    fn enqueue(&mut self, _now: SimTime, _packet: Packet) -> Result<(), (Packet, DropReason)> {
-        match *self {}
+    fn enqueue(&mut self, now: SimTime, packet: Packet) -> Result<(), (Packet, DropReason)> {
+        let _ = (now, &packet);
+        match *self {
+            #[cfg(test)]
+            AnyScheduledQdisc::TestFifo(ref mut q) => q.enqueue(now, packet),
+        }
     }
 
     fn dequeue(
         &mut self,
-        _now: SimTime,
-        _dropped: &mut Vec<(Packet, DropReason)>,
+        now: SimTime,
+        dropped: &mut Vec<(Packet, DropReason)>,
     ) -> Option<Dequeued> {
-        match *self {}
+        let _ = (now, &dropped);
+        match *self {
+            #[cfg(test)]
+            AnyScheduledQdisc::TestFifo(ref mut q) => q.dequeue(now, dropped),
+        }
     }
 
     fn backlog(&self) -> (u64, u64) {
-        match *self {}
+        match *self {
+            #[cfg(test)]
+            AnyScheduledQdisc::TestFifo(ref q) => q.backlog(),
+        }
+    }
+
+    fn ce_marks(&self) -> u64 {
+        match *self {
+            #[cfg(test)]
+            AnyScheduledQdisc::TestFifo(ref q) => q.ce_marks(),
+        }
     }
 }
 
