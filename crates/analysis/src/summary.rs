@@ -11,7 +11,7 @@
 
 use cclab_cc::{SimDuration, SimTime};
 use cclab_scenario::Scenario;
-use cclab_sim::{FlowResult, LinkResult, RunResult};
+use cclab_sim::{FlowResult, Histogram, LinkResult, RunResult};
 use serde::Serialize;
 
 use crate::metrics::{
@@ -124,6 +124,28 @@ pub struct LinkSummary {
     pub mean_queue_steady_pkts: Option<f64>,
     pub p99_queue_steady_pkts: Option<u64>,
     pub max_queue_steady_pkts: Option<u64>,
+    /// Dropped early by the queue discipline (RED, CoDel, PIE…), before the buffer was full.
+    pub aqm_drops: u64,
+    /// Per-packet queueing delay (arrival to start of transmission), whole run and window.
+    pub queue_delay_ms: QueueDelay,
+    pub queue_delay_steady_ms: QueueDelay,
+}
+
+/// Statistics of the packets' queueing delays, in milliseconds; null without packets.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct QueueDelay {
+    pub mean: Option<f64>,
+    /// 99th percentile of the packets (not time-weighted), to the histogram's 0.8 %.
+    pub p99: Option<f64>,
+}
+
+impl QueueDelay {
+    fn of(delays: &Histogram) -> Self {
+        QueueDelay {
+            mean: delays.mean().map(|ns| ns / 1e6),
+            p99: histogram_quantile_ms(delays, 0.99),
+        }
+    }
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]
@@ -337,6 +359,9 @@ fn link_summary(result: &RunResult, l: &LinkResult) -> LinkSummary {
         mean_queue_steady_pkts: in_window(steady.queue_integral as f64 / window_ns as f64),
         p99_queue_steady_pkts: time_weighted_quantile(&steady.queue_time_ns, 0.99),
         max_queue_steady_pkts: (window_ns > 0).then_some(steady.max_queue_pkts),
+        aqm_drops: l.stats.aqm_drops,
+        queue_delay_ms: QueueDelay::of(&l.stats.queue_delay),
+        queue_delay_steady_ms: QueueDelay::of(&steady.queue_delay),
     }
 }
 
@@ -513,6 +538,15 @@ rate_interval = "1s"
             ..LinkStats::default()
         };
         stats.max_queue_pkts = 2;
+        // 50 packets found the link idle before the window, 50 waited 10 ms in it.
+        let mut before_window = Histogram::default();
+        for _ in 0..50 {
+            before_window.record(0);
+        }
+        stats.queue_delay = before_window.clone();
+        for _ in 0..50 {
+            stats.queue_delay.record(10_000_000);
+        }
         RunResult {
             duration: SimDuration::from_secs(10),
             window_start: at(2.0),
@@ -525,6 +559,7 @@ rate_interval = "1s"
                 stats,
                 at_window_start: LinkStats {
                     queue_time_ns: vec![2_000_000_000],
+                    queue_delay: before_window,
                     ..LinkStats::default()
                 },
                 busy_at_window_start: SimDuration::from_secs(1),
@@ -563,6 +598,14 @@ rate_interval = "1s"
             (0.2, 2, 2)
         );
         assert_eq!(l.mean_queue_steady_pkts, Some(0.25));
+        // Queue delays: half 0, half 10 ms: mean 5 ms; the 99th of 100 packets is a 10 ms
+        // one. In the window only the 10 ms ones.
+        let delay = |mean: f64, p99: f64| QueueDelay {
+            mean: Some(mean),
+            p99: Some(p99),
+        };
+        assert_eq!(l.queue_delay_ms, delay(5.0, 10.0));
+        assert_eq!(l.queue_delay_steady_ms, delay(10.0, 10.0));
     }
 
     #[test]
@@ -749,6 +792,12 @@ rate_interval = "1s"
             (l.utilization_steady, l.mean_queue_steady_pkts),
             (None, None)
         );
+        let no_packets = QueueDelay {
+            mean: None,
+            p99: None,
+        };
+        assert_eq!(l.queue_delay_steady_ms, no_packets);
+        assert!(l.queue_delay_ms.mean.is_some());
         assert_eq!(
             (a.utilization_steady, a.total_goodput_steady_bps),
             (None, None)

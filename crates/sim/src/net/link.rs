@@ -27,6 +27,7 @@ use super::qdisc::{
     AnyArrivalQdisc, ArrivalContext, ArrivalQdisc, BufferLimit, Dequeued, DropTail, Qdisc,
     ScheduledQdisc, Verdict,
 };
+use crate::histogram::Histogram;
 use crate::packet::{Packet, PacketKind};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -77,6 +78,9 @@ pub struct LinkStats {
     /// `integrated_until` (time-weighted queue-length distribution, for percentiles). Grows
     /// only when the queue reaches a new maximum.
     pub queue_time_ns: Vec<u64>,
+    /// Each packet's time in the queue (nanoseconds), from its arrival to the start of its
+    /// transmission; 0 for one that found the transmitter idle. Reported links only.
+    pub queue_delay: Histogram,
 }
 
 impl LinkStats {
@@ -103,6 +107,7 @@ impl LinkStats {
             integrated_until: self.integrated_until,
             max_queue_pkts: queue_time_ns.iter().rposition(|&t| t > 0).unwrap_or(0) as u64,
             queue_time_ns,
+            queue_delay: self.queue_delay.since(&earlier.queue_delay),
         }
     }
 }
@@ -130,8 +135,9 @@ pub struct Link {
     /// transmission started since the caller last collected them (`take_service`).
     dropped: Vec<(Packet, DropReason)>,
     service: Service,
-    /// Keep `stats.queue_time_ns` (the reported links only: it costs a memory write per
-    /// queue change, and access links change theirs with every packet).
+    /// Keep `stats.queue_time_ns` and `stats.queue_delay` (the reported links only: they
+    /// cost a memory write per queue change and per packet, and access links change theirs
+    /// with every packet).
     track_queue_time: bool,
     pub stats: LinkStats,
 }
@@ -169,7 +175,8 @@ impl Link {
         }
     }
 
-    /// Record the time spent at each queue length (`stats.queue_time_ns`), for percentiles.
+    /// Record the time spent at each queue length (`stats.queue_time_ns`) and each packet's
+    /// queueing delay (`stats.queue_delay`), for percentiles.
     pub fn track_queue_time(mut self) -> Self {
         self.track_queue_time = true;
         let initial = self
@@ -309,6 +316,10 @@ impl Link {
             self.stats.ce_marks += 1;
         }
         let start = if busy { self.busy_until } else { now };
+        if self.track_queue_time {
+            // First in, first out: the wait is known at admission.
+            self.stats.queue_delay.record((start - now).as_nanos());
+        }
         let transmission = self.serialization(packet.wire_bytes, busy);
         self.busy_until = start + transmission;
         self.stats.packets += 1;
@@ -433,6 +444,11 @@ impl Link {
         // Back to back, as drop-tail's `busy`: the packet waited while the previous one was
         // being sent, and follows it without a gap.
         let back_to_back = enqueued_at < self.busy_until && self.busy_until == now;
+        if self.track_queue_time {
+            self.stats
+                .queue_delay
+                .record((now - enqueued_at).as_nanos());
+        }
         let transmission = self.serialization(packet.wire_bytes, back_to_back);
         self.busy_until = now + transmission;
         self.stats.packets += 1;
@@ -670,6 +686,11 @@ mod tests {
             l.busy_until_time(at(10_000_000)),
             SimDuration::from_millis(10)
         );
+        // Queueing delays: 0, 8 and 16 ms (each waits for those before it).
+        let delays = &l.stats.queue_delay;
+        assert_eq!(delays.count(), 3);
+        assert_eq!(delays.mean(), Some(8_000_000.0));
+        assert_eq!((delays.min(), delays.max()), (Some(0), Some(16_000_000)));
     }
 
     #[test]
@@ -961,8 +982,10 @@ mod tests {
             arrivals,
             vec![(at(4_000_000), 0), (at(5_000_000), 1), (at(6_000_000), 2)]
         );
-        // Queue 2 for 1 ms, then 1 for 1 ms: 3 packet·ms.
+        // Queue 2 for 1 ms, then 1 for 1 ms: 3 packet·ms; the packets waited 0, 1 and 2 ms.
         fifo.finish(at(10_000_000));
         assert_eq!(fifo.stats.queue_integral, 3_000_000);
+        assert_eq!(fifo.stats.queue_delay.mean(), Some(1_000_000.0));
+        assert_eq!(fifo.stats.queue_delay.max(), Some(2_000_000));
     }
 }
