@@ -10,7 +10,7 @@ use crate::event::{Event, EventQueue, TimerAction, TimerSlot};
 use crate::net::link::{Admission, Link, LinkStats};
 use crate::net::network::{LinkRole, Network, Routes, drop_location};
 use crate::packet::{Packet, PacketKind};
-use crate::result::{FlowCounters, FlowResult, LinkResult, RunResult};
+use crate::result::{DataRoutes, FlowCounters, FlowResult, LinkResult, RunResult};
 use crate::rng::Rng;
 use crate::tcp::receiver::{Receiver, ReceiverConfig};
 use crate::tcp::sender::{Sender, SenderConfig};
@@ -590,6 +590,16 @@ impl Simulation {
         for link in &mut self.links {
             link.finish(end);
         }
+        let mut data_routes = DataRoutes::default();
+        for flow in &self.flows {
+            let path =
+                &self.hops[flow.routes.data.start as usize..][..flow.routes.data.len as usize];
+            data_routes.push(
+                path.iter()
+                    .filter_map(|l| self.reported.iter().position(|r| r == l))
+                    .map(|i| i as u32),
+            );
+        }
         // The flows are consumed here: their histograms move into the results instead of
         // being copied (a copy per flow is what 100 000 flows cannot afford).
         let flows = std::mem::take(&mut self.flows)
@@ -652,6 +662,7 @@ impl Simulation {
             events: self.events,
             flows,
             links,
+            data_routes,
         }
     }
 }
