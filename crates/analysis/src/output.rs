@@ -494,17 +494,13 @@ impl TraceSink for CsvSink {
         self.keep(result);
     }
 
-    fn packet_event(&mut self, e: &PacketEvent) {
+    fn packet_event(&mut self, e: &PacketEvent, link: &str) {
         let Some(packets) = &mut self.packets else {
             return;
         };
-        let link = match (e.kind, e.hop) {
-            (PacketEventKind::Drop, 0) => "sender-access",
-            (PacketEventKind::Drop, 1) => "bottleneck",
-            (PacketEventKind::Drop, _) => "receiver-access",
-            (PacketEventKind::AckDrop, 0) => "receiver-access",
-            (PacketEventKind::AckDrop, 1) => "bottleneck-reverse",
-            (PacketEventKind::AckDrop, _) => "sender-access",
+        // Only a drop has a place worth naming.
+        let link = match e.kind {
+            PacketEventKind::Drop | PacketEventKind::AckDrop => link,
             _ => "",
         };
         let result = write_cells(

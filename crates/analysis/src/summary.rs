@@ -9,6 +9,9 @@
 //!   coefficient of variation in the window, convergence time the time to settle within
 //!   ±20 % of the flow's fair share.
 
+use std::borrow::Borrow;
+use std::collections::BTreeMap;
+
 use cclab_cc::{SimDuration, SimTime};
 use cclab_scenario::Scenario;
 use cclab_sim::{FlowResult, Histogram, LinkResult, RunResult};
@@ -176,7 +179,7 @@ pub struct Aggregate {
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct RunInfo {
     pub events: u64,
-    /// Packets sent over the bottleneck link.
+    /// Packets sent over the first reported link (the dumbbell's bottleneck).
     pub packets: u64,
     /// Wall-clock seconds of the simulation (the only field that differs between two runs
     /// of the same scenario and seed).
@@ -205,7 +208,8 @@ fn span(from: SimTime, until: SimTime) -> Option<(SimTime, SimTime)> {
 ///
 /// O(n log n), where comparing every pair (as this was first written) took minutes for
 /// 100 000 flows.
-fn convergence_horizons(flows: &[FlowResult], end: SimTime) -> Vec<(SimTime, usize)> {
+fn convergence_horizons<F: Borrow<FlowResult>>(flows: &[F], end: SimTime) -> Vec<(SimTime, usize)> {
+    let flows: Vec<&FlowResult> = flows.iter().map(Borrow::borrow).collect();
     let mut starts: Vec<SimTime> = flows.iter().map(|f| f.start).collect();
     starts.sort_unstable();
     let mut finished_by: Vec<SimTime> = flows
@@ -246,17 +250,91 @@ fn convergence_horizons(flows: &[FlowResult], end: SimTime) -> Vec<(SimTime, usi
     out
 }
 
+/// Every flow's fair share (payload bit/s) and until when it holds: its max-min fair share
+/// (Bertsekas & Gallager §6.5.2) among the flows active when it starts, over the reported
+/// links their data crosses (`RunResult::data_routes`), in wire bit/s, times its payload
+/// fraction mss / (mss + headers). It holds until the set of active flows changes (the
+/// horizon of [`convergence_horizons`]). docs/metrics.md gives the definition.
+///
+/// When every flow crosses one reported link (a dumbbell, in either direction), max-min
+/// fairness is the equal split of each link, rate × payload fraction / flows active on it;
+/// that closed form is used as written (the same arithmetic as before topologies, so old
+/// results stay bit for bit), and only the flows on the same link make its horizon.
+fn fair_shares(scenario: &Scenario, result: &RunResult) -> Vec<(f64, SimTime)> {
+    let end = SimTime::ZERO + result.duration;
+    let flows = &result.flows;
+    let payload_share = |f: &FlowResult| {
+        let group = &scenario.flows[f.group as usize];
+        group.mss as f64 / (group.mss + group.header_bytes) as f64
+    };
+    let routes = &result.data_routes;
+    let mut out = vec![(0.0, end); flows.len()];
+    if (0..flows.len()).all(|i| routes.of(i).len() == 1) {
+        let mut on_link: Vec<Vec<usize>> = vec![Vec::new(); result.links.len()];
+        for i in 0..flows.len() {
+            on_link[routes.of(i)[0] as usize].push(i);
+        }
+        for (link, members) in on_link.iter().enumerate() {
+            let subset: Vec<&FlowResult> = members.iter().map(|&i| &flows[i]).collect();
+            let rate_bps = result.links[link].rate_bps;
+            for (&i, (horizon, active)) in members.iter().zip(convergence_horizons(&subset, end)) {
+                out[i] = (
+                    rate_bps as f64 * payload_share(&flows[i]) / active as f64,
+                    horizon,
+                );
+            }
+        }
+        return out;
+    }
+    let capacities: Vec<f64> = result.links.iter().map(|l| l.rate_bps as f64).collect();
+    let horizons = convergence_horizons(flows, end);
+    // One max-min problem per distinct start time: flows starting together share it.
+    let mut solved: BTreeMap<SimTime, Vec<(usize, f64)>> = BTreeMap::new();
+    for (i, f) in flows.iter().enumerate() {
+        let s = f.start;
+        let shares = solved.entry(s).or_insert_with(|| {
+            // Active at s: started by s and not finished by s (as `convergence_horizons`).
+            let active: Vec<usize> = (0..flows.len())
+                .filter(|&j| {
+                    flows[j].start <= s
+                        && flows[j]
+                            .completed_at
+                            .is_none_or(|c| c.max(flows[j].start) > s)
+                })
+                .collect();
+            let active_routes: Vec<Vec<usize>> = active
+                .iter()
+                .map(|&j| routes.of(j).iter().map(|&l| l as usize).collect())
+                .collect();
+            active
+                .into_iter()
+                .zip(cclab_sim::topology::max_min_shares(
+                    &capacities,
+                    &active_routes,
+                ))
+                .collect()
+        });
+        let share = shares
+            .binary_search_by_key(&i, |&(j, _)| j)
+            .map_or(0.0, |k| shares[k].1);
+        // A flow that crosses no reported link meets no constraint here; 0 stands for
+        // "no fair share" rather than an infinity JSON cannot carry.
+        let share = if share.is_finite() { share } else { 0.0 };
+        out[i] = (share * payload_share(f), horizons[i].0);
+    }
+    out
+}
+
 fn flow_summary(
     scenario: &Scenario,
     result: &RunResult,
     rates: &RateSeries,
     f: &FlowResult,
-    (horizon, active): (SimTime, usize),
+    (fair_share_bps, horizon): (f64, SimTime),
 ) -> FlowSummary {
     let end = SimTime::ZERO + result.duration;
     let finish = f.completed_at.unwrap_or(end);
     let active_s = seconds(f.start, finish);
-    let group = &scenario.flows[f.group as usize];
 
     let steady = span(result.window_start.max(f.start), finish.min(end));
     let window = f.window();
@@ -271,9 +349,6 @@ fn flow_summary(
         coefficient_of_variation(&values)
     });
 
-    let payload_share = group.mss as f64 / (group.mss + group.header_bytes) as f64;
-    let fair_share_bps =
-        scenario.topology.bottleneck.rate_bps as f64 * payload_share / active as f64;
     // Judged on trailing averages over the convergence window, so that one recovery episode
     // does not count as leaving the fair share.
     let k = (scenario.output.convergence_window.as_nanos() / rates.width.as_nanos()).max(1);
@@ -400,14 +475,34 @@ fn aggregate(
         .map(|f| f.window().delivered_bytes)
         .sum();
     let rates = index_a_rates(scenario, flows);
+    // Utilization of the network: the mean over the reported links that carry some flow's
+    // data (the dumbbell's bottleneck alone unless flows run in both directions).
+    let mut carries_data = vec![false; links.len()];
+    for &l in &result.data_routes.hops {
+        carries_data[l as usize] = true;
+    }
+    let data_links: Vec<&LinkSummary> = links
+        .iter()
+        .zip(&carries_data)
+        .filter_map(|(l, &carries)| carries.then_some(l))
+        .collect();
+    let mean = |values: Vec<f64>| {
+        (!values.is_empty()).then(|| values.iter().sum::<f64>() / values.len() as f64)
+    };
+    let utilization = mean(data_links.iter().map(|l| l.utilization).collect()).unwrap_or(0.0);
+    let utilization_steady = data_links
+        .iter()
+        .map(|l| l.utilization_steady)
+        .collect::<Option<Vec<f64>>>()
+        .and_then(mean);
     let cvs: Vec<f64> = flows.iter().filter_map(|f| f.stability_cv).collect();
     Aggregate {
         jain_index: jain_index(&goodputs),
         total_goodput_bps: rate_bps(sum(|f| f.delivered_bytes), duration_s),
-        utilization: links.first().map_or(0.0, |l| l.utilization),
+        utilization,
         jain_index_steady: jain_index(&steady_goodputs),
         total_goodput_steady_bps: (window_s > 0.0).then(|| rate_bps(window_delivered, window_s)),
-        utilization_steady: links.first().and_then(|l| l.utilization_steady),
+        utilization_steady,
         index_a: rates.and_then(|(x1, x2)| index_a(x1, x2)),
         share_ratio: rates.and_then(|(x1, x2)| share_ratio(x1, x2)),
         share_first: rates.and_then(|(x1, x2)| ratio(x1, x1 + x2)),
@@ -436,7 +531,7 @@ pub fn summarize(
     rates: &RateSeries,
     wall_s: f64,
 ) -> Summary {
-    let horizons = convergence_horizons(&result.flows, SimTime::ZERO + result.duration);
+    let horizons = fair_shares(scenario, result);
     let flows: Vec<FlowSummary> = result
         .flows
         .iter()
@@ -474,7 +569,7 @@ pub fn summarize(
 mod tests {
     use super::*;
     use cclab_sim::net::link::LinkStats;
-    use cclab_sim::{FlowCounters, Histogram};
+    use cclab_sim::{DataRoutes, FlowCounters, Histogram};
 
     fn at(seconds: f64) -> SimTime {
         SimTime::ZERO + SimDuration::from_secs_f64(seconds)
@@ -547,11 +642,17 @@ rate_interval = "1s"
         for _ in 0..50 {
             stats.queue_delay.record(10_000_000);
         }
+        // Every flow crosses the one link, as on a dumbbell.
+        let mut data_routes = DataRoutes::default();
+        for _ in &flows {
+            data_routes.push([0]);
+        }
         RunResult {
             duration: SimDuration::from_secs(10),
             window_start: at(2.0),
             events: 0,
             flows,
+            data_routes,
             links: vec![LinkResult {
                 name: "bottleneck".into(),
                 rate_bps: 10_000_000,
@@ -673,6 +774,50 @@ rate_interval = "1s"
             with_rates(&[0.5, 1.25, 1.25, 0.85, 0.85, 0.85, 0.85, 0.85, 0.85, 0.85]),
             Some(3.0)
         );
+    }
+
+    #[test]
+    fn fair_shares_are_max_min_over_the_links_each_flow_crosses() {
+        // Two links in a chain, 10 and 4 Mbit/s; flow 0 crosses both, flow 1 the first,
+        // flow 2 the second. Progressive filling by hand: the 4 Mbit/s link saturates first
+        // at 2 Mbit/s each for flows 0 and 2; flow 1 then takes the rest of the first link,
+        // 10 − 2 = 8 Mbit/s. Payload shares: × 1448 / 1500.
+        let s = scenario("[[flows]]\ncc = \"reno\"\ncount = 3\n");
+        let mut r = result(vec![
+            flow(0, 0, 0.0, 1, 0),
+            flow(1, 0, 0.0, 1, 0),
+            flow(2, 0, 0.0, 1, 0),
+        ]);
+        let mut second = r.links[0].clone();
+        second.name = "hop2".into();
+        second.rate_bps = 4_000_000;
+        r.links.push(second);
+        r.data_routes = DataRoutes::default();
+        r.data_routes.push([0, 1]);
+        r.data_routes.push([0]);
+        r.data_routes.push([1]);
+        let shares: Vec<f64> = fair_shares(&s, &r).into_iter().map(|(x, _)| x).collect();
+        let payload = 1448.0 / 1500.0;
+        let expected = [2e6 * payload, 8e6 * payload, 2e6 * payload];
+        for (share, want) in shares.iter().zip(expected) {
+            assert!((share - want).abs() < 1e-6, "{shares:?} vs {expected:?}");
+        }
+    }
+
+    #[test]
+    fn flows_in_opposite_directions_do_not_share_a_link() {
+        // A dumbbell with one flow each way: each direction is its own link, so each flow's
+        // fair share is a whole 10 Mbit/s link (× 1448 / 1500), not half of one.
+        let s = scenario("[[flows]]\ncc = \"reno\"\ncount = 2\n");
+        let mut r = result(vec![flow(0, 0, 0.0, 1, 0), flow(1, 0, 0.0, 1, 0)]);
+        let mut reverse = r.links[0].clone();
+        reverse.name = "bottleneck-reverse".into();
+        r.links.push(reverse);
+        r.data_routes = DataRoutes::default();
+        r.data_routes.push([0]);
+        r.data_routes.push([1]);
+        let shares: Vec<f64> = fair_shares(&s, &r).into_iter().map(|(x, _)| x).collect();
+        assert_eq!(shares, vec![10e6 * 1448.0 / 1500.0; 2]);
     }
 
     #[test]

@@ -18,7 +18,7 @@ pub mod topology;
 pub mod trace;
 
 pub use histogram::Histogram;
-pub use result::{FlowCounters, FlowResult, LinkResult, RunResult};
+pub use result::{DataRoutes, FlowCounters, FlowResult, LinkResult, RunResult};
 pub use simulation::{SimError, Simulation};
 pub use trace::{
     FlowEvent, FlowEventKind, FlowSample, LinkSample, MemorySink, NullSink, PacketEvent,

@@ -1,26 +1,21 @@
-//! The world and its event loop: a dumbbell built from a [`Scenario`], flows with their TCP
-//! endpoints and source routes, and the dispatch of events to links, endpoints and timers.
+//! The world and its event loop: a network built from a [`Scenario`] by its topology builder,
+//! flows with their TCP endpoints and source routes, and the dispatch of events to links,
+//! endpoints and timers.
 
 use cclab_cc::slow_start::packet_pair;
 use cclab_cc::{CcConfig, SimDuration, SimTime, UNLIMITED};
-use cclab_scenario::{Buffer, InitialSsthresh, LossModel, Recovery, Scenario};
+use cclab_scenario::{InitialSsthresh, Recovery, Scenario};
 
 use crate::event::{Event, EventQueue, TimerAction, TimerSlot};
 use crate::net::link::{Admission, Link, LinkStats};
-use crate::net::loss::LossProcess;
+use crate::net::network::{LinkRole, Network, Routes, drop_location};
 use crate::net::qdisc::DropReason;
-use crate::net::qdisc::{BufferLimit, Qdisc, QdiscEnv};
 use crate::packet::{Packet, PacketKind};
-use crate::result::{FlowCounters, FlowResult, LinkResult, RunResult};
+use crate::result::{DataRoutes, FlowCounters, FlowResult, LinkResult, RunResult};
 use crate::rng::Rng;
 use crate::tcp::receiver::{Receiver, ReceiverConfig};
 use crate::tcp::sender::{Sender, SenderConfig};
 use crate::trace::{FlowEvent, FlowSample, LinkSample, PacketEvent, PacketEventKind, TraceSink};
-
-/// Links on a flow's path: sender access, bottleneck, receiver access.
-const HOPS: usize = 3;
-const BOTTLENECK: u32 = 0;
-const BOTTLENECK_REVERSE: u32 = 1;
 
 /// How often (in events) the progress callback is called.
 const PROGRESS_EVERY: u64 = 1 << 16;
@@ -39,12 +34,14 @@ struct Flow {
     started: bool,
     sender: Sender,
     receiver: Receiver,
-    data_path: [u32; HOPS],
-    ack_path: [u32; HOPS],
+    /// Where in the network's path table its data and ACK paths are.
+    routes: Routes,
+    /// The link where `drop` applies: the first reported link of the data path.
+    drop_link: u32,
     rto: TimerSlot,
     send_timer: TimerSlot,
     delayed_ack: TimerSlot,
-    /// Sorted data-segment indexes to drop at the bottleneck (first transmissions).
+    /// Sorted data-segment indexes to drop at `drop_link` (first transmissions).
     drop: Vec<u64>,
     /// Data segments and ACKs of this flow dropped on any link.
     data_drops: u64,
@@ -69,6 +66,13 @@ pub struct Simulation {
     interval: SimDuration,
     queue: EventQueue,
     links: Vec<Link>,
+    /// Per link: its role, for naming drop locations in the packet trace.
+    roles: Vec<LinkRole>,
+    /// The links outputs report, in order.
+    reported: Vec<u32>,
+    /// Every flow's paths back to back; a flow's `routes` index it, a packet's `hop` indexes
+    /// its path.
+    hops: Vec<u32>,
     flows: Vec<Flow>,
     /// Packets a sender emitted during one call, reused to avoid allocation.
     outbox: Vec<Packet>,
@@ -83,12 +87,8 @@ pub struct Simulation {
     /// happened, handed to the sink at each tick like the packet log; reused.
     event_log: Vec<FlowEvent>,
     window_start: SimTime,
-    bottleneck_at_window_start: (LinkStats, SimDuration),
-}
-
-fn buffer_limit(scenario: &Scenario, buffer: Buffer) -> BufferLimit {
-    let (packets, bytes) = scenario.buffer_limit(buffer);
-    BufferLimit { packets, bytes }
+    /// Per reported link: its counters and busy time when the steady-state window opened.
+    reported_at_window_start: Vec<(LinkStats, SimDuration)>,
 }
 
 fn flow_counters(flow: &Flow) -> FlowCounters {
@@ -107,48 +107,13 @@ fn flow_counters(flow: &Flow) -> FlowCounters {
 
 impl Simulation {
     pub fn new(scenario: &Scenario) -> Self {
-        let topology = &scenario.topology;
-        let bottleneck_limit = buffer_limit(scenario, topology.bottleneck.buffer);
-        let access_limit = buffer_limit(scenario, topology.access.buffer);
-        let no_loss = || LossProcess::new(LossModel::None, Rng::for_component(scenario.seed, ""));
-        let bottleneck_qdisc = |name: &str| {
-            Qdisc::build(
-                &topology.bottleneck.queue,
-                topology.bottleneck.ecn_threshold,
-                QdiscEnv {
-                    limit: bottleneck_limit,
-                    rate_bps: topology.bottleneck.rate_bps,
-                    packet_bytes: scenario.packet_bytes(),
-                    rng: Rng::for_component(scenario.seed, &format!("{name}-qdisc")),
-                },
-            )
-        };
-        // The two bottleneck directions and four access links per flow, allocated once (with
-        // 100 000 flows, growing the vector by doubling copied ~250 MB around).
-        let mut links = Vec::with_capacity(2 + 4 * scenario.flow_count());
-        links.extend([
-            Link::new(
-                "bottleneck".into(),
-                topology.bottleneck.rate_bps,
-                topology.bottleneck.delay,
-                bottleneck_limit,
-                LossProcess::new(
-                    topology.bottleneck.loss.clone(),
-                    Rng::for_component(scenario.seed, "bottleneck-loss"),
-                ),
-                no_loss(),
-            )
-            .track_queue_time()
-            .with_qdisc(bottleneck_qdisc("bottleneck")),
-            Link::new(
-                "bottleneck-reverse".into(),
-                topology.bottleneck.rate_bps,
-                topology.bottleneck.delay,
-                bottleneck_limit,
-                no_loss(),
-                no_loss(),
-            ),
-        ]);
+        let Network {
+            links,
+            roles,
+            reported,
+            hops,
+            routes,
+        } = crate::topology::build(scenario);
         let mut flows = Vec::with_capacity(scenario.flow_count());
         // Sorted, so that marking each of 100 000 flows is a binary search, not a scan.
         let mut traced = scenario.output.trace_packets.clone();
@@ -156,25 +121,15 @@ impl Simulation {
         for (group_index, group) in scenario.flows.iter().enumerate() {
             for _ in 0..group.count {
                 let id = flows.len() as u32;
-                // extra_rtt goes on the sender's access link, half in each direction.
-                let extra_forward = SimDuration::from_nanos(group.extra_rtt.as_nanos().div_ceil(2));
-                let extra_reverse = group.extra_rtt - extra_forward;
-                let mut access = |name: &str, extra: SimDuration| {
-                    links.push(Link::new(
-                        format!("flow{id}-{name}"),
-                        topology.access.rate_bps,
-                        topology.access.delay + extra,
-                        access_limit,
-                        no_loss(),
-                        no_loss(),
-                    ));
-                    links.len() as u32 - 1
-                };
-                let sender_up = access("sender-up", extra_forward);
-                let sender_down = access("sender-down", extra_reverse);
-                let receiver_down = access("receiver-down", SimDuration::ZERO);
-                let receiver_up = access("receiver-up", SimDuration::ZERO);
-
+                let routes = routes[id as usize];
+                let data_path = &hops[routes.data.start as usize..][..routes.data.len as usize];
+                let drop_link = data_path
+                    .iter()
+                    .copied()
+                    .find(|link| reported.contains(link))
+                    .unwrap_or(data_path[0]);
+                // The sender's NIC is its first link.
+                let nic_rate_bps = links[data_path[0] as usize].rate_bps();
                 let cc_config = CcConfig {
                     mss: group.mss,
                     initial_cwnd: group.initial_window,
@@ -200,7 +155,7 @@ impl Simulation {
                         min_rto: group.min_rto,
                         pacing: group.pacing,
                         ecn: group.ecn,
-                        nic_rate_bps: Some(topology.access.rate_bps),
+                        nic_rate_bps: Some(nic_rate_bps),
                     },
                     cc,
                 );
@@ -228,8 +183,8 @@ impl Simulation {
                     started: false,
                     sender,
                     receiver,
-                    data_path: [sender_up, BOTTLENECK, receiver_down],
-                    ack_path: [receiver_up, BOTTLENECK_REVERSE, sender_down],
+                    routes,
+                    drop_link,
                     rto: TimerSlot::default(),
                     send_timer: TimerSlot::default(),
                     delayed_ack: TimerSlot::default(),
@@ -253,14 +208,19 @@ impl Simulation {
         if window_start > SimTime::ZERO {
             queue.schedule(window_start, Event::WindowStart);
         }
-        let bottleneck_at_window_start =
-            (links[BOTTLENECK as usize].stats.clone(), SimDuration::ZERO);
+        let reported_at_window_start = reported
+            .iter()
+            .map(|&l| (links[l as usize].stats.clone(), SimDuration::ZERO))
+            .collect();
         Simulation {
             now: SimTime::ZERO,
             end: SimTime::ZERO + scenario.duration,
             interval,
             queue,
             links,
+            roles,
+            reported,
+            hops,
             flows,
             outbox: Vec::with_capacity(64),
             link_drops: Vec::new(),
@@ -269,7 +229,7 @@ impl Simulation {
             packet_log: Vec::new(),
             event_log: Vec::new(),
             window_start,
-            bottleneck_at_window_start,
+            reported_at_window_start,
         }
     }
 
@@ -375,7 +335,7 @@ impl Simulation {
 
     fn flush_packet_log(&mut self, sink: &mut dyn TraceSink) {
         for event in self.packet_log.drain(..) {
-            sink.packet_event(&event);
+            sink.packet_event(&event, drop_location(&self.links, &self.roles, event.link));
         }
         for event in self.event_log.drain(..) {
             sink.flow_event(&event);
@@ -388,15 +348,22 @@ impl Simulation {
         for flow in &mut self.flows {
             flow.at_window_start = flow_counters(flow);
         }
-        let bottleneck = &mut self.links[BOTTLENECK as usize];
-        bottleneck.queue_at(now); // integrate the queue up to now
-        self.bottleneck_at_window_start =
-            (bottleneck.stats.clone(), bottleneck.busy_until_time(now));
+        for (i, &id) in self.reported.iter().enumerate() {
+            let link = &mut self.links[id as usize];
+            link.queue_at(now); // integrate the queue up to now
+            self.reported_at_window_start[i] = (link.stats.clone(), link.busy_until_time(now));
+        }
     }
 
     #[cold]
     #[inline(never)]
     fn log_packet(&mut self, packet: &Packet, kind: PacketEventKind) {
+        let routes = self.flows[packet.flow as usize].routes;
+        let path = match packet.kind {
+            PacketKind::Data => routes.data,
+            PacketKind::Ack => routes.ack,
+        };
+        let link = self.hops[(path.start + packet.hop as u32) as usize];
         self.packet_log.push(PacketEvent {
             time: self.now,
             flow: packet.flow,
@@ -404,6 +371,7 @@ impl Simulation {
             seq: packet.seq,
             bytes: packet.payload,
             hop: packet.hop,
+            link,
         });
     }
 
@@ -411,13 +379,13 @@ impl Simulation {
     fn forward(&mut self, mut packet: Packet) {
         let flow = &mut self.flows[packet.flow as usize];
         let path = match packet.kind {
-            PacketKind::Data => &flow.data_path,
-            PacketKind::Ack => &flow.ack_path,
+            PacketKind::Data => flow.routes.data,
+            PacketKind::Ack => flow.routes.ack,
         };
-        let next_hop = packet.hop as usize + 1;
-        if next_hop < HOPS {
+        let next_hop = packet.hop as u32 + 1;
+        if next_hop < path.len {
             packet.hop = next_hop as u8;
-            let link = path[next_hop];
+            let link = self.hops[(path.start + next_hop) as usize];
             self.offer(link, packet);
             return;
         }
@@ -467,16 +435,17 @@ impl Simulation {
             self.log_packet(&packet, kind);
         }
         let flow = &self.flows[packet.flow as usize];
-        let link = match packet.kind {
-            PacketKind::Data => flow.data_path[0],
-            PacketKind::Ack => flow.ack_path[0],
+        let path = match packet.kind {
+            PacketKind::Data => flow.routes.data,
+            PacketKind::Ack => flow.routes.ack,
         };
+        let link = self.hops[path.start as usize];
         self.offer(link, packet);
     }
 
     fn offer(&mut self, link: u32, packet: Packet) {
         let flow = &self.flows[packet.flow as usize];
-        let admission = if link == BOTTLENECK
+        let admission = if link == flow.drop_link
             && packet.kind == PacketKind::Data
             && !packet.retransmission
             && !flow.drop.is_empty()
@@ -579,16 +548,18 @@ impl Simulation {
             });
         }
         let now = self.now;
-        let link = &mut self.links[BOTTLENECK as usize];
-        let (queue_pkts, queue_bytes) = link.queue_at(now);
-        sink.link_sample(&LinkSample {
-            time: now,
-            link: &link.name,
-            queue_pkts,
-            queue_bytes,
-            drops: link.stats.drops(),
-            tx_bytes: link.stats.bytes,
-        });
+        for &id in &self.reported {
+            let link = &mut self.links[id as usize];
+            let (queue_pkts, queue_bytes) = link.queue_at(now);
+            sink.link_sample(&LinkSample {
+                time: now,
+                link: &link.name,
+                queue_pkts,
+                queue_bytes,
+                drops: link.stats.drops(),
+                tx_bytes: link.stats.bytes,
+            });
+        }
     }
 
     /// Packets are conserved; no endpoint got bytes that were never sent or acknowledged
@@ -622,7 +593,8 @@ impl Simulation {
                 ));
             }
             // TCP Small Queues bounds what waits on the sender's own link.
-            let backlog = self.links[flow.data_path[0] as usize].backlog(self.now);
+            let backlog =
+                self.links[self.hops[flow.routes.data.start as usize] as usize].backlog(self.now);
             if flow
                 .sender
                 .worst_host_backlog()
@@ -644,6 +616,16 @@ impl Simulation {
         let end = self.end;
         for link in &mut self.links {
             link.finish(end);
+        }
+        let mut data_routes = DataRoutes::default();
+        for flow in &self.flows {
+            let path =
+                &self.hops[flow.routes.data.start as usize..][..flow.routes.data.len as usize];
+            data_routes.push(
+                path.iter()
+                    .filter_map(|l| self.reported.iter().position(|r| r == l))
+                    .map(|i| i as u32),
+            );
         }
         // The flows are consumed here: their histograms move into the results instead of
         // being copied (a copy per flow is what 100 000 flows cannot afford).
@@ -684,21 +666,30 @@ impl Simulation {
                 }
             })
             .collect();
-        let bottleneck = &self.links[BOTTLENECK as usize];
-        let (at_window_start, busy_at_window_start) = self.bottleneck_at_window_start;
+        let at_window_start = std::mem::take(&mut self.reported_at_window_start);
+        let links = self
+            .reported
+            .iter()
+            .zip(at_window_start)
+            .map(|(&id, (at_window_start, busy_at_window_start))| {
+                let link = &self.links[id as usize];
+                LinkResult {
+                    name: link.name.clone(),
+                    rate_bps: link.rate_bps(),
+                    busy: link.busy_until_time(end),
+                    stats: link.stats.clone(),
+                    at_window_start,
+                    busy_at_window_start,
+                }
+            })
+            .collect();
         RunResult {
             duration: end.saturating_since(SimTime::ZERO),
             window_start: self.window_start,
             events: self.events,
             flows,
-            links: vec![LinkResult {
-                name: bottleneck.name.clone(),
-                rate_bps: bottleneck.rate_bps(),
-                busy: bottleneck.busy_until_time(end),
-                stats: bottleneck.stats.clone(),
-                at_window_start,
-                busy_at_window_start,
-            }],
+            links,
+            data_routes,
         }
     }
 }
@@ -706,8 +697,10 @@ impl Simulation {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::net::qdisc::AnyScheduledQdisc;
     use crate::net::qdisc::test_fifo::TestFifo;
+    use crate::net::qdisc::{AnyScheduledQdisc, Qdisc};
+    use crate::topology::buffer_limit;
+    use crate::topology::dumbbell::BOTTLENECK;
     use crate::trace::NullSink;
 
     /// Run `text`, with the bottleneck's drop-tail replaced by the same FIFO run as a

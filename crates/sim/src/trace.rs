@@ -80,8 +80,11 @@ pub struct PacketEvent {
     pub seq: u64,
     /// Payload bytes (0 for ACKs).
     pub bytes: u32,
-    /// Index on the path (0 sender access, 1 bottleneck, 2 receiver access) for drops.
+    /// Index on the flow's path (data or ACK path by `kind`) of the link the packet was on:
+    /// the first for sends, the last for arrivals, where it was lost for drops.
     pub hop: u8,
+    /// That link's id in the network.
+    pub link: u32,
 }
 
 /// What happened to a flow's controller or sender (`events.csv`): recorded when it happens,
@@ -142,8 +145,10 @@ pub struct FlowEvent {
 pub trait TraceSink {
     fn flow_sample(&mut self, sample: &FlowSample);
     fn link_sample(&mut self, sample: &LinkSample<'_>);
-    /// Called only for flows listed in `[output] trace_packets`.
-    fn packet_event(&mut self, _event: &PacketEvent) {}
+    /// Called only for flows listed in `[output] trace_packets`. `link` names the link of
+    /// `event.link` as outputs do: a shared link by its name, a flow's own access links
+    /// "sender-access" and "receiver-access".
+    fn packet_event(&mut self, _event: &PacketEvent, _link: &str) {}
     /// Every flow event, in time order (handed over at sampling ticks and at the end).
     fn flow_event(&mut self, _event: &FlowEvent) {}
 }
@@ -160,9 +165,9 @@ impl<A: TraceSink + ?Sized, B: TraceSink + ?Sized> TraceSink for Tee<'_, A, B> {
         self.0.link_sample(sample);
         self.1.link_sample(sample);
     }
-    fn packet_event(&mut self, event: &PacketEvent) {
-        self.0.packet_event(event);
-        self.1.packet_event(event);
+    fn packet_event(&mut self, event: &PacketEvent, link: &str) {
+        self.0.packet_event(event, link);
+        self.1.packet_event(event, link);
     }
     fn flow_event(&mut self, event: &FlowEvent) {
         self.0.flow_event(event);
@@ -200,7 +205,7 @@ impl TraceSink for MemorySink {
             s.drops,
         ));
     }
-    fn packet_event(&mut self, event: &PacketEvent) {
+    fn packet_event(&mut self, event: &PacketEvent, _link: &str) {
         self.packets.push(*event);
     }
     fn flow_event(&mut self, event: &FlowEvent) {

@@ -1,5 +1,5 @@
-//! The figures of one run: cwnd, throughput and RTT over time per flow, and the bottleneck
-//! queue over time with drops marked; sequence plots for traced flows.
+//! The figures of one run: cwnd, throughput and RTT over time per flow, and the queue of
+//! every reported link over time with drops marked; sequence plots for traced flows.
 
 use std::path::{Path, PathBuf};
 
@@ -131,22 +131,29 @@ fn chart(info: &RunInfo, what: &str, y_label: &str, lines: FlowLines) -> TimeCha
     }
 }
 
-/// The bottleneck queue (packets) at each sample and the samples at which drops happened.
+/// Every reported link's queue (packets) at each sample, one line per link in the order of
+/// `queue.csv`, and the samples at which drops happened.
 fn queue_chart(dir: &Path, info: &RunInfo, window: (f64, f64)) -> Result<TimeChart, PlotError> {
-    let mut queue = Vec::new();
+    // Per link, in order of first appearance: name, points, drops seen so far.
+    type LinkQueue = (String, Vec<(f64, f64)>, f64);
+    let mut links: Vec<LinkQueue> = Vec::new();
     let mut drop_marks = Vec::new();
-    let mut drops_before = 0.0;
     let mut total = 0.0;
     for_each_row(
         &dir.join("queue.csv"),
         &["time_s", "link", "queue_pkts", "drops"],
         |c| {
-            if c[1] != "bottleneck" {
-                return Ok(());
-            }
             let (t, q, drops) = (required(c[0])?, required(c[2])?, required(c[3])?);
-            let new = drops - drops_before;
-            drops_before = drops;
+            let i = match links.iter().position(|(name, _, _)| name == c[1]) {
+                Some(i) => i,
+                None => {
+                    links.push((c[1].to_string(), Vec::new(), 0.0));
+                    links.len() - 1
+                }
+            };
+            let (_, queue, drops_before) = &mut links[i];
+            let new = drops - *drops_before;
+            *drops_before = drops;
             if t < window.0 || t > window.1 {
                 return Ok(());
             }
@@ -158,17 +165,30 @@ fn queue_chart(dir: &Path, info: &RunInfo, window: (f64, f64)) -> Result<TimeCha
             Ok(())
         },
     )?;
+    // One link (a dumbbell): titled by its name, its line plainly "queue".
+    let (what, lines) = match links.as_slice() {
+        [(name, _, _)] => (format!("{name} queue"), vec!["queue".to_string()]),
+        _ => (
+            "queues".to_string(),
+            links.iter().map(|(name, _, _)| name.clone()).collect(),
+        ),
+    };
     let mut chart = chart(
         info,
-        "bottleneck queue",
+        &what,
         "queue length (packets)",
         FlowLines {
-            lines: vec![Line {
-                label: "queue".into(),
-                color: color(0),
-                points: queue,
-                dashed: false,
-            }],
+            lines: links
+                .into_iter()
+                .zip(lines)
+                .enumerate()
+                .map(|(i, ((_, points, _), label))| Line {
+                    label,
+                    color: color(i),
+                    points,
+                    dashed: false,
+                })
+                .collect(),
             ..FlowLines::default()
         },
     );
@@ -314,6 +334,37 @@ mod tests {
         let drawn = flow_lines(&info, series);
         assert_eq!(drawn.lines.len(), MAX_FLOW_LINES);
         assert!(drawn.background.is_empty() && drawn.note.is_empty());
+    }
+
+    /// Several reported links (a parking lot): one line each, labelled by its name, in the
+    /// order of queue.csv; each link's drops counted from its own cumulative column.
+    #[test]
+    fn every_reported_link_gets_its_own_queue_line() {
+        let dir = std::env::temp_dir().join(format!("cclab-queue-links-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join("queue.csv"),
+            "time_s,link,queue_pkts,queue_bytes,drops,tx_bytes\n\
+             0.1,hop1,5,7500,0,0\n\
+             0.1,hop2,1,1500,4,0\n\
+             0.2,hop1,8,12000,2,0\n\
+             0.2,hop2,2,3000,4,0\n",
+        )
+        .unwrap();
+        let chart = queue_chart(
+            &dir,
+            &RunInfo::default(),
+            (f64::NEG_INFINITY, f64::INFINITY),
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+        let chart = chart.unwrap();
+        assert!(chart.title.ends_with("queues"), "{}", chart.title);
+        let labels: Vec<&str> = chart.lines.iter().map(|l| l.label.as_str()).collect();
+        assert_eq!(labels, ["hop1", "hop2"]);
+        assert_eq!(chart.lines[1].points, [(0.1, 1.0), (0.2, 2.0)]);
+        // hop2's 4 drops by 0.1 s and hop1's 2 by 0.2 s: 6 packets at two samples.
+        assert_eq!(chart.markers[0].points, [(0.1, 1.0), (0.2, 8.0)]);
+        assert!(chart.markers[0].label.starts_with("drops (6 packets"));
     }
 
     /// `queue.csv` holds cumulative drops; the figure marks the samples at which the count

@@ -2,4 +2,5 @@
 
 pub mod link;
 pub mod loss;
+pub mod network;
 pub mod qdisc;
