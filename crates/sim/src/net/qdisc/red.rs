@@ -251,7 +251,8 @@ impl ArrivalQdisc for Red {
             // [FJ93] Fig. 2: "else if max_th ≤ avg: mark the arriving packet, count ← 0". Even
             // an ECN-capable packet is dropped here, as in ns-2 (`setbit_` acts in drop_early
             // only) and Linux with `harddrop`: past this point the queue is persistently
-            // congested and a mark may not be heeded (RFC 3168 §7).
+            // congested, and marks would let ECN-capable flows that ignore CE keep it full
+            // (the concern of RFC 3168 §7).
             Region::Forced => {
                 self.count = 0;
                 Verdict::Drop(DropReason::Aqm)
