@@ -107,7 +107,8 @@ fn red(params: &Section) -> Result<RedConfig, ScenarioError> {
         return Err(params.invalid(
             key,
             &format!(
-                "max_th ({max_th}) must be above min_th ({min_th}): RED's drop probability                  rises between the two"
+                "max_th ({max_th}) must be above min_th ({min_th}): RED's drop probability \
+                 rises between the two"
             ),
         ));
     }

@@ -251,7 +251,8 @@ impl ArrivalQdisc for Red {
             // [FJ93] Fig. 2: "else if max_th ≤ avg: mark the arriving packet, count ← 0". Even
             // an ECN-capable packet is dropped here, as in ns-2 (`setbit_` acts in drop_early
             // only) and Linux with `harddrop`: past this point the queue is persistently
-            // congested and a mark may not be heeded (RFC 3168 §7).
+            // congested, and marks would let ECN-capable flows that ignore CE keep it full
+            // (the concern of RFC 3168 §7).
             Region::Forced => {
                 self.count = 0;
                 Verdict::Drop(DropReason::Aqm)
@@ -744,5 +745,60 @@ mod tests {
             early(&mut plain, 10.0, Ecn::Ect),
             (Verdict::Drop(DropReason::Aqm), Ecn::Ect, 0)
         );
+    }
+
+    #[test]
+    fn a_link_built_with_red_drops_early_and_counts_it() {
+        use crate::net::link::{Admission, Link};
+        use crate::net::loss::LossProcess;
+        use crate::net::qdisc::{Qdisc, QdiscEnv};
+        use cclab_scenario::{LossModel, QueueDiscipline};
+
+        // w_q = 1 makes the average the queue itself: min_th 1, max_th 2, no gentle region.
+        let config = QueueDiscipline::Red(RedConfig {
+            min_th: 1.0,
+            max_th: 2.0,
+            w_q: Some(1.0),
+            gentle: false,
+            ..RedConfig::default()
+        });
+        let limit = BufferLimit {
+            packets: Some(10),
+            bytes: None,
+        };
+        let qdisc = Qdisc::build(
+            &config,
+            None,
+            QdiscEnv {
+                limit,
+                rate_bps: 1_000_000,
+                packet_bytes: 1000,
+                rng: Rng::for_component(1, "red-link"),
+            },
+        );
+        let no_loss = || LossProcess::new(LossModel::None, Rng::for_component(1, "none"));
+        let mut link = Link::new(
+            "red".into(),
+            1_000_000,
+            SimDuration::ZERO,
+            limit,
+            no_loss(),
+            no_loss(),
+        )
+        .with_qdisc(qdisc);
+        // Five packets at once: the first goes into service, the second finds 0 waiting
+        // (avg 0), the third 1 (avg = min_th, p_b = 0: admitted), the fourth and fifth 2
+        // (avg = max_th: dropped early although the buffer holds 10).
+        let admissions: Vec<_> = (0..5)
+            .map(|_| link.enqueue(at(0), packet(1000, Ecn::NotEct)))
+            .collect();
+        assert!(
+            admissions[..3]
+                .iter()
+                .all(|a| matches!(a, Admission::Admitted { .. }))
+        );
+        assert_eq!(admissions[3], Admission::Dropped(DropReason::Aqm));
+        assert_eq!(admissions[4], Admission::Dropped(DropReason::Aqm));
+        assert_eq!((link.stats.aqm_drops, link.stats.overflow_drops), (2, 0));
     }
 }
