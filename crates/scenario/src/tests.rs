@@ -109,6 +109,109 @@ fn minimal_file_gets_documented_defaults() {
     assert_eq!(s.output.interval, SimDuration::from_millis(10));
 }
 
+/// `codel` and `fq_codel`: defaults of RFC 8289 §4 / RFC 8290 §5 when named, every key when
+/// given, and one sentence naming the key for each bad value.
+#[test]
+fn codel_and_fq_codel_queues() {
+    let file = |queue: &str| {
+        format!(
+            "[topology]\nbottleneck = {{ rate = \"10Mbps\", delay = \"10ms\", queue = {queue} }}\n[[flows]]\ncc = \"reno\"\n"
+        )
+    };
+    let parse = |queue: &str| from_str("q.toml", &file(queue), &[]);
+    let codel = parse("\"codel\"").unwrap().topology.bottleneck.queue;
+    assert_eq!(
+        codel,
+        QueueDiscipline::Codel(CodelConfig {
+            target: SimDuration::from_millis(5),
+            interval: SimDuration::from_millis(100),
+            ecn: false,
+        })
+    );
+    let fq = parse("\"fq_codel\"").unwrap().topology.bottleneck.queue;
+    assert_eq!(
+        fq,
+        QueueDiscipline::FqCodel(FqCodelConfig {
+            flows: 1024,
+            quantum: 1514,
+            target: SimDuration::from_millis(5),
+            interval: SimDuration::from_millis(100),
+            ecn: false,
+        })
+    );
+    let given = parse(
+        "{ kind = \"fq_codel\", flows = 16, quantum = 300, target = \"2ms\", interval = \"40ms\", ecn = true }",
+    )
+    .unwrap()
+    .topology
+    .bottleneck
+    .queue;
+    assert_eq!(
+        given,
+        QueueDiscipline::FqCodel(FqCodelConfig {
+            flows: 16,
+            quantum: 300,
+            target: SimDuration::from_millis(2),
+            interval: SimDuration::from_millis(40),
+            ecn: true,
+        })
+    );
+    for (queue, key, words) in [
+        (
+            "{ kind = \"codel\", target = \"0ms\" }",
+            "queue.target",
+            "longer than zero",
+        ),
+        (
+            "{ kind = \"codel\", interval = 100 }",
+            "queue.interval",
+            "unit",
+        ),
+        (
+            "{ kind = \"codel\", target = \"200ms\" }",
+            "queue.target",
+            "shorter than the interval",
+        ),
+        (
+            "{ kind = \"codel\", ecn = \"yes\" }",
+            "queue.ecn",
+            "true or false",
+        ),
+        (
+            "{ kind = \"codel\", flows = 4 }",
+            "queue.flows",
+            "unknown key",
+        ),
+        (
+            "{ kind = \"fq_codel\", flows = 0 }",
+            "queue.flows",
+            "outside [1, 65536]",
+        ),
+        (
+            "{ kind = \"fq_codel\", flows = 2.5 }",
+            "queue.flows",
+            "integer",
+        ),
+        (
+            "{ kind = \"fq_codel\", quantum = 100 }",
+            "queue.quantum",
+            "outside [256, 1048576]",
+        ),
+        (
+            "{ kind = \"fq_codel\", quantom = 300 }",
+            "queue.quantom",
+            "did you mean `quantum`",
+        ),
+    ] {
+        let err = parse(queue).unwrap_err().to_string();
+        assert!(
+            err.starts_with(&format!("q.toml: topology.bottleneck.{key}: ")),
+            "{err}"
+        );
+        assert!(err.contains(words), "{err}");
+    }
+}
+
 #[test]
 fn red_queue_by_name_or_table() {
     let parse = |queue: &str| {

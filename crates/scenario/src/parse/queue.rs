@@ -13,7 +13,7 @@ use crate::network::*;
 
 /// The disciplines the simulator implements; the others of [`QUEUE_DISCIPLINES`] are refused
 /// with a clear message until they are built.
-const BUILT: &[&str] = &["droptail", "red"];
+const BUILT: &[&str] = &["droptail", "red", "codel", "fq_codel"];
 
 /// The `queue` key of `section` (drop-tail when absent).
 pub(super) fn queue(section: &Section) -> Result<QueueDiscipline, ScenarioError> {
@@ -68,6 +68,8 @@ pub(super) fn queue(section: &Section) -> Result<QueueDiscipline, ScenarioError>
             Ok(QueueDiscipline::DropTail)
         }
         "red" => red(&params).map(QueueDiscipline::Red),
+        "codel" => codel(&params).map(QueueDiscipline::Codel),
+        "fq_codel" => fq_codel(&params).map(QueueDiscipline::FqCodel),
         other => unreachable!("`{other}` is in BUILT but has no parser"),
     }
 }
@@ -160,6 +162,54 @@ fn number(section: &Section, key: &str) -> Result<Option<f64>, ScenarioError> {
             _ => Err(section.invalid(key, "must be a number")),
         },
     }
+}
+
+/// CoDel's `target` and `interval` (RFC 8289 §4.3–4.4): both positive, the target below the
+/// interval (the RFC sets it at 5–10 % of the interval).
+fn codel_times(
+    params: &Section,
+    default_target: SimDuration,
+    default_interval: SimDuration,
+) -> Result<(SimDuration, SimDuration), ScenarioError> {
+    let target = positive_duration(params, "target", default_target)?;
+    let interval = positive_duration(params, "interval", default_interval)?;
+    if target >= interval {
+        return Err(params.invalid(
+            "target",
+            &format!("{target} must be shorter than the interval ({interval})"),
+        ));
+    }
+    Ok((target, interval))
+}
+
+/// `codel`: target, interval, ecn.
+fn codel(params: &Section) -> Result<CodelConfig, ScenarioError> {
+    params.allow_only(&["kind", "target", "interval", "ecn"])?;
+    let default = CodelConfig::default();
+    let (target, interval) = codel_times(params, default.target, default.interval)?;
+    Ok(CodelConfig {
+        target,
+        interval,
+        ecn: flag(params, "ecn", default.ecn)?,
+    })
+}
+
+/// `fq_codel`: flows, quantum, target, interval, ecn. Linux bounds: 1 to 65536 flow queues,
+/// a quantum of at least 256 bytes; the quantum is capped at 1 MB here (a quantum far above
+/// a packet turns DRR into plain round robin of bursts).
+fn fq_codel(params: &Section) -> Result<FqCodelConfig, ScenarioError> {
+    params.allow_only(&["kind", "flows", "quantum", "target", "interval", "ecn"])?;
+    let default = FqCodelConfig::default();
+    let flows = params.integer_or("flows", default.flows as i64, 1, 65_536)? as u32;
+    let quantum = params.integer_or("quantum", default.quantum as i64, 256, 1 << 20)? as u32;
+    let (target, interval) = codel_times(params, default.target, default.interval)?;
+    Ok(FqCodelConfig {
+        flows,
+        quantum,
+        target,
+        interval,
+        ecn: flag(params, "ecn", default.ecn)?,
+    })
 }
 
 /// A number in `range` (inclusive), or `default`.

@@ -15,7 +15,9 @@
 //! packet, no virtual call on the fast path. Each discipline owns its random stream, if it
 //! needs one, so adding a discipline never shifts another component's draws.
 
+pub mod codel;
 pub mod droptail;
+pub mod fq_codel;
 pub mod red;
 #[cfg(test)]
 pub mod test_fifo;
@@ -23,7 +25,9 @@ pub mod test_fifo;
 use cclab_cc::SimTime;
 use cclab_scenario::QueueDiscipline;
 
+pub use codel::Codel;
 pub use droptail::DropTail;
+pub use fq_codel::FqCodel;
 pub use red::Red;
 
 use crate::packet::Packet;
@@ -101,7 +105,9 @@ pub struct Dequeued {
 /// A discipline that holds its packets and chooses at dequeue.
 pub trait ScheduledQdisc {
     /// Take `packet` at `now`, or give it back with the reason it is dropped. Enforces the
-    /// buffer limit the discipline was built with.
+    /// buffer limit the discipline was built with. The packet given back may be another one
+    /// the discipline held (FQ-CoDel drops from its longest queue, RFC 8290 §4.1); `packet`
+    /// is then held.
     fn enqueue(&mut self, now: SimTime, packet: Packet) -> Result<(), (Packet, DropReason)>;
 
     /// The transmitter is free at `now`: the next packet to send, if any. Packets the
@@ -139,22 +145,23 @@ impl ArrivalQdisc for AnyArrivalQdisc {
     }
 }
 
-/// The dequeue-deciding disciplines (CoDel, FQ-CoDel, PIE and DualPI2 go here).
+/// The dequeue-deciding disciplines (PIE and DualPI2 go here too).
 #[derive(Clone, Debug)]
 pub enum AnyScheduledQdisc {
+    Codel(Codel),
+    FqCodel(FqCodel),
     /// A FIFO run through the scheduled path, to check that path against drop-tail.
     #[cfg(test)]
     TestFifo(test_fifo::TestFifo),
 }
 
-// `match *self` with `ref` bindings, so that the matches stay exhaustive while the enum has
-// no variant outside tests.
 impl ScheduledQdisc for AnyScheduledQdisc {
     fn enqueue(&mut self, now: SimTime, packet: Packet) -> Result<(), (Packet, DropReason)> {
-        let _ = (now, &packet);
-        match *self {
+        match self {
+            AnyScheduledQdisc::Codel(q) => q.enqueue(now, packet),
+            AnyScheduledQdisc::FqCodel(q) => q.enqueue(now, packet),
             #[cfg(test)]
-            AnyScheduledQdisc::TestFifo(ref mut q) => q.enqueue(now, packet),
+            AnyScheduledQdisc::TestFifo(q) => q.enqueue(now, packet),
         }
     }
 
@@ -163,24 +170,29 @@ impl ScheduledQdisc for AnyScheduledQdisc {
         now: SimTime,
         dropped: &mut Vec<(Packet, DropReason)>,
     ) -> Option<Dequeued> {
-        let _ = (now, &dropped);
-        match *self {
+        match self {
+            AnyScheduledQdisc::Codel(q) => q.dequeue(now, dropped),
+            AnyScheduledQdisc::FqCodel(q) => q.dequeue(now, dropped),
             #[cfg(test)]
-            AnyScheduledQdisc::TestFifo(ref mut q) => q.dequeue(now, dropped),
+            AnyScheduledQdisc::TestFifo(q) => q.dequeue(now, dropped),
         }
     }
 
     fn backlog(&self) -> (u64, u64) {
-        match *self {
+        match self {
+            AnyScheduledQdisc::Codel(q) => q.backlog(),
+            AnyScheduledQdisc::FqCodel(q) => q.backlog(),
             #[cfg(test)]
-            AnyScheduledQdisc::TestFifo(ref q) => q.backlog(),
+            AnyScheduledQdisc::TestFifo(q) => q.backlog(),
         }
     }
 
     fn ce_marks(&self) -> u64 {
-        match *self {
+        match self {
+            AnyScheduledQdisc::Codel(q) => q.ce_marks(),
+            AnyScheduledQdisc::FqCodel(q) => q.ce_marks(),
             #[cfg(test)]
-            AnyScheduledQdisc::TestFifo(ref q) => q.ce_marks(),
+            AnyScheduledQdisc::TestFifo(q) => q.ce_marks(),
         }
     }
 }
@@ -205,7 +217,7 @@ pub struct QdiscEnv {
 
 impl Qdisc {
     /// The discipline a scenario asks for. `ecn_threshold` is drop-tail's step marking.
-    pub fn build(config: &QueueDiscipline, ecn_threshold: Option<u64>, env: QdiscEnv) -> Qdisc {
+    pub fn build(config: &QueueDiscipline, ecn_threshold: Option<u64>, mut env: QdiscEnv) -> Qdisc {
         match config {
             QueueDiscipline::DropTail => {
                 Qdisc::Arrival(AnyArrivalQdisc::DropTail(DropTail { ecn_threshold }))
@@ -216,6 +228,12 @@ impl Qdisc {
                 env.packet_bytes,
                 env.rng,
             )))),
+            QueueDiscipline::Codel(codel) => Qdisc::Scheduled(AnyScheduledQdisc::Codel(
+                Codel::new(codel, env.limit, env.packet_bytes),
+            )),
+            QueueDiscipline::FqCodel(fq_codel) => Qdisc::Scheduled(AnyScheduledQdisc::FqCodel(
+                FqCodel::new(fq_codel, env.limit, env.packet_bytes, env.rng.next_u64()),
+            )),
             other => unreachable!(
                 "queue discipline {} is refused by the scenario parser until it is built",
                 other.name()
