@@ -78,6 +78,9 @@ fn codel_removes_the_standing_queue_drop_tail_keeps() {
     // targets (15 ms) allows for those spells; drop-tail's is over ten times that.
     assert!(codel_wait < 3.0 * 0.005, "CoDel mean wait {codel_wait}");
     assert!(codel.links[0].stats.aqm_drops > 0);
+    // CoDel's drops happen at dequeue; they are the flow's losses (its ACKs cross another
+    // link, which drops nothing).
+    assert_eq!(codel.flows[0].drops, codel.links[0].stats.drops());
     // ... at high utilization: CoDel's one-MTU rule and its interval of grace keep the link
     // busy through CUBIC's cuts.
     assert!(codel_util >= 0.90, "CoDel utilization {codel_util}");

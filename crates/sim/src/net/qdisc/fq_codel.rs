@@ -468,4 +468,32 @@ mod tests {
         );
         assert_eq!(q.backlog(), (10, 10 * MTU));
     }
+
+    #[test]
+    fn under_a_byte_limit_one_packet_goes_per_arrival() {
+        let limit = BufferLimit {
+            packets: None,
+            bytes: Some(3_100),
+        };
+        let mut q = FqCodel::new(&FqCodelConfig::default(), limit, MTU, 0);
+        assert_distinct_queues(&q, &[1, 2]);
+        for seq in 0..3 {
+            q.enqueue(at_us(0), packet(1, seq, 1000)).unwrap();
+        }
+        // 3000 + 100 fits.
+        q.enqueue(at_us(1), packet(2, 0, 100)).unwrap();
+        // 3100 + 1000 does not; dropping flow 1's 1000-byte head makes room.
+        assert_eq!(
+            q.enqueue(at_us(2), packet(2, 1, 1000)),
+            Err((packet(1, 0, 1000), DropReason::Overflow))
+        );
+        // Counting a 1500-byte arrival, flow 2 (1100 + 1500 bytes) is the fattest; dropping
+        // its 100-byte head would leave 3100 − 100 + 1500 = 4500 bytes, still over the
+        // limit: the arrival itself goes, so one arrival costs one packet.
+        assert_eq!(
+            q.enqueue(at_us(3), packet(2, 2, 1500)),
+            Err((packet(2, 2, 1500), DropReason::Overflow))
+        );
+        assert_eq!(q.backlog(), (4, 3_100));
+    }
 }
