@@ -40,17 +40,20 @@ pub fn build(scenario: &Scenario, topology: &Dumbbell) -> Network {
             rng: Rng::for_component(scenario.seed, "bottleneck-qdisc"),
         },
     );
+    // `loss` and `ack_loss` apply to the packets crossing the bottleneck in either direction:
+    // each direction runs both, on streams named after it.
+    let bottleneck_loss =
+        |name: &str| LossProcess::for_link(scenario.seed, name, &topology.bottleneck);
+    let (forward_data_loss, forward_ack_loss) = bottleneck_loss("bottleneck");
+    let (reverse_data_loss, reverse_ack_loss) = bottleneck_loss("bottleneck-reverse");
     let bottleneck = network.add_link(
         Link::new(
             "bottleneck".into(),
             topology.bottleneck.rate_bps,
             topology.bottleneck.delay,
             bottleneck_limit,
-            LossProcess::new(
-                topology.bottleneck.loss.clone(),
-                Rng::for_component(scenario.seed, "bottleneck-loss"),
-            ),
-            no_loss(),
+            forward_data_loss,
+            forward_ack_loss,
         )
         .track_queue_time()
         .with_qdisc(qdisc),
@@ -62,8 +65,8 @@ pub fn build(scenario: &Scenario, topology: &Dumbbell) -> Network {
             topology.bottleneck.rate_bps,
             topology.bottleneck.delay,
             bottleneck_limit,
-            no_loss(),
-            no_loss(),
+            reverse_data_loss,
+            reverse_ack_loss,
         ),
         LinkRole::Core,
     );
