@@ -1,6 +1,7 @@
 //! A link's random impairments: `loss` and `ack_loss` (a [`LossModel`]) and `jitter` (a
 //! [`Jitter`]). docs/scenarios.md lists the keys, docs/model.md the models and their sources.
 
+use cclab_cc::SimDuration;
 use cclab_cc::params::did_you_mean;
 use toml::Value;
 
@@ -10,6 +11,9 @@ use crate::network::*;
 
 /// The loss model names a table may give in `model`.
 const LOSS_MODELS: [&str; 2] = ["bernoulli", "gilbert-elliott"];
+
+/// The jitter distributions a table may give in `distribution`.
+const JITTER_DISTRIBUTIONS: [&str; 2] = ["uniform", "normal"];
 
 /// `loss` or `ack_loss` (`key`) of `section`: a probability (Bernoulli, as before tables
 /// were accepted), or a table naming its `model`. Absent or 0: no loss.
@@ -104,6 +108,80 @@ fn probability(params: &Section, key: &str, default: Option<f64>) -> Result<f64,
             Some(p) if (0.0..=1.0).contains(&p) => Ok(p),
             _ => Err(params.invalid(key, "must be a probability in [0, 1]")),
         },
+    }
+}
+
+/// `jitter = { max = "5ms" }` (uniform in [0, max]) or `{ distribution = "normal", mean,
+/// stddev }` (normal, truncated at 0), with an optional `correlation` in [0, 1) and
+/// `reorder` (whether packets may overtake each other).
+pub(super) fn jitter(section: &Section) -> Result<Option<Jitter>, ScenarioError> {
+    let Some(params) = section.section("jitter")? else {
+        return Ok(None);
+    };
+    let distribution = match params.get("distribution") {
+        None => "uniform",
+        Some(Value::String(d)) => d.as_str(),
+        Some(_) => return Err(params.invalid("distribution", "must be \"uniform\" or \"normal\"")),
+    };
+    let common = ["distribution", "correlation", "reorder"];
+    let distribution = match distribution {
+        "uniform" => {
+            params.allow_only(&[&common[..], &["max"]].concat())?;
+            let max = positive_duration(&params, "max", "the largest delay added, e.g. \"5ms\"")?;
+            JitterDistribution::Uniform { max }
+        }
+        "normal" => {
+            params.allow_only(&[&common[..], &["mean", "stddev"]].concat())?;
+            let mean = params
+                .duration("mean")?
+                .ok_or_else(|| params.invalid("mean", "missing; e.g. mean = \"2ms\""))?;
+            let stddev = positive_duration(&params, "stddev", "e.g. stddev = \"1ms\"")?;
+            JitterDistribution::Normal { mean, stddev }
+        }
+        other => {
+            let hint = did_you_mean(other, JITTER_DISTRIBUTIONS)
+                .map(|s| format!("did you mean \"{s}\"?"))
+                .unwrap_or_else(|| format!("known: {}", JITTER_DISTRIBUTIONS.join(", ")));
+            return Err(params.invalid(
+                "distribution",
+                &format!("unknown jitter distribution `{other}`; {hint}"),
+            ));
+        }
+    };
+    let correlation = match params.get("correlation") {
+        None => 0.0,
+        Some(v) => match as_f64(v) {
+            Some(c) if (0.0..1.0).contains(&c) => c,
+            _ => {
+                return Err(params.invalid(
+                    "correlation",
+                    "must be in [0, 1): the weight of the previous delay in the next",
+                ));
+            }
+        },
+    };
+    let reorder = match params.get("reorder") {
+        None => false,
+        Some(Value::Boolean(b)) => *b,
+        Some(_) => return Err(params.invalid("reorder", "must be true or false")),
+    };
+    Ok(Some(Jitter {
+        distribution,
+        correlation,
+        reorder,
+    }))
+}
+
+/// A required duration above zero.
+fn positive_duration(
+    params: &Section,
+    key: &str,
+    hint: &str,
+) -> Result<SimDuration, ScenarioError> {
+    match params.duration(key)? {
+        None => Err(params.invalid(key, &format!("missing; {hint}"))),
+        Some(d) if d.is_zero() => Err(params.invalid(key, "must be above zero")),
+        Some(d) => Ok(d),
     }
 }
 

@@ -202,3 +202,137 @@ fn bad_loss_values_name_file_and_key() {
         "{message}"
     );
 }
+
+#[test]
+fn jitter_forms() {
+    use cclab_cc::SimDuration;
+    let b = parse("jitter = { max = \"5ms\" }").topology.bottleneck;
+    assert_eq!(
+        b.jitter,
+        Some(Jitter {
+            distribution: JitterDistribution::Uniform {
+                max: SimDuration::from_millis(5)
+            },
+            correlation: 0.0,
+            reorder: false,
+        })
+    );
+    let b = parse(
+        "jitter = { distribution = \"normal\", mean = \"2ms\", stddev = \"1ms\", \
+         correlation = 0.25, reorder = true }",
+    )
+    .topology
+    .bottleneck;
+    assert_eq!(
+        b.jitter,
+        Some(Jitter {
+            distribution: JitterDistribution::Normal {
+                mean: SimDuration::from_millis(2),
+                stddev: SimDuration::from_millis(1),
+            },
+            correlation: 0.25,
+            reorder: true,
+        })
+    );
+    // A normal jitter may be centred on zero (half the draws then add nothing).
+    let b = parse("jitter = { distribution = \"normal\", mean = \"0ms\", stddev = \"1ms\" }");
+    assert!(b.topology.bottleneck.jitter.is_some());
+    assert_eq!(parse("loss = 0.1").topology.bottleneck.jitter, None);
+}
+
+#[test]
+fn bad_jitter_values_name_file_and_key() {
+    let key = "topology.bottleneck.jitter";
+    let normal = "distribution = \"normal\"";
+    let cases = [
+        (
+            "jitter = \"5ms\"".to_string(),
+            key.to_string(),
+            "must be a table",
+        ),
+        ("jitter = { }".into(), format!("{key}.max"), "missing"),
+        (
+            "jitter = { max = \"0ms\" }".into(),
+            format!("{key}.max"),
+            "above zero",
+        ),
+        (
+            "jitter = { max = \"-1ms\" }".into(),
+            format!("{key}.max"),
+            "negative",
+        ),
+        (
+            "jitter = { max = 5 }".into(),
+            format!("{key}.max"),
+            "needs a unit",
+        ),
+        (
+            "jitter = { max = \"5\" }".into(),
+            format!("{key}.max"),
+            "no unit",
+        ),
+        (
+            format!("jitter = {{ {normal}, mean = \"2ms\" }}"),
+            format!("{key}.stddev"),
+            "missing",
+        ),
+        (
+            format!("jitter = {{ {normal}, stddev = \"1ms\" }}"),
+            format!("{key}.mean"),
+            "missing",
+        ),
+        (
+            format!("jitter = {{ {normal}, mean = \"2ms\", stddev = \"0s\" }}"),
+            format!("{key}.stddev"),
+            "above zero",
+        ),
+        (
+            format!("jitter = {{ {normal}, mean = \"-2ms\", stddev = \"1ms\" }}"),
+            format!("{key}.mean"),
+            "negative",
+        ),
+        (
+            format!("jitter = {{ {normal}, mean = \"2ms\", stddev = \"1ms\", max = \"5ms\" }}"),
+            format!("{key}.max"),
+            "unknown key",
+        ),
+        (
+            "jitter = { max = \"5ms\", stddev = \"1ms\" }".into(),
+            format!("{key}.stddev"),
+            "unknown key",
+        ),
+        (
+            "jitter = { distribution = \"gaussian\", max = \"5ms\" }".into(),
+            format!("{key}.distribution"),
+            "unknown jitter distribution",
+        ),
+        (
+            "jitter = { distribution = \"normall\", mean = \"1ms\" }".into(),
+            format!("{key}.distribution"),
+            "did you mean \"normal\"",
+        ),
+        (
+            "jitter = { max = \"5ms\", correlation = 1 }".into(),
+            format!("{key}.correlation"),
+            "[0, 1)",
+        ),
+        (
+            "jitter = { max = \"5ms\", correlation = -0.1 }".into(),
+            format!("{key}.correlation"),
+            "[0, 1)",
+        ),
+        (
+            "jitter = { max = \"5ms\", reorder = \"yes\" }".into(),
+            format!("{key}.reorder"),
+            "true or false",
+        ),
+        (
+            "jitter = { max = \"5ms\", reoder = true }".into(),
+            format!("{key}.reoder"),
+            "did you mean `reorder`",
+        ),
+    ];
+    for (keys, key, fragment) in cases {
+        assert_refused(&keys, &key, fragment);
+    }
+}

@@ -349,6 +349,7 @@ fn link(section: &Section, bottleneck: Option<&Link>) -> Result<Link, ScenarioEr
             "buffer",
             "loss",
             "ack_loss",
+            "jitter",
             "ecn_threshold",
         ])?;
     } else {
@@ -404,6 +405,7 @@ fn link(section: &Section, bottleneck: Option<&Link>) -> Result<Link, ScenarioEr
     };
     let loss = loss::loss(section, "loss")?;
     let ack_loss = loss::loss(section, "ack_loss")?;
+    let jitter = loss::jitter(section)?;
     let ecn_threshold = match section.get("ecn_threshold") {
         None => None,
         Some(Value::Integer(k)) if *k >= 1 => Some(*k as u64),
@@ -421,7 +423,7 @@ fn link(section: &Section, bottleneck: Option<&Link>) -> Result<Link, ScenarioEr
         buffer,
         loss,
         ack_loss,
-        jitter: None,
+        jitter,
         ecn_threshold,
     })
 }

@@ -10,6 +10,7 @@
 use cclab_cc::SimDuration;
 use cclab_scenario::{Dumbbell, LossModel, Scenario};
 
+use crate::net::jitter::JitterProcess;
 use crate::net::link::Link;
 use crate::net::loss::LossProcess;
 use crate::net::network::{LinkRole, Network};
@@ -46,6 +47,9 @@ pub fn build(scenario: &Scenario, topology: &Dumbbell) -> Network {
         |name: &str| LossProcess::for_link(scenario.seed, name, &topology.bottleneck);
     let (forward_data_loss, forward_ack_loss) = bottleneck_loss("bottleneck");
     let (reverse_data_loss, reverse_ack_loss) = bottleneck_loss("bottleneck-reverse");
+    // Jitter likewise delays the packets of both directions, each on its own stream.
+    let bottleneck_jitter =
+        |name: &str| JitterProcess::for_link(scenario.seed, name, &topology.bottleneck);
     let bottleneck = network.add_link(
         Link::new(
             "bottleneck".into(),
@@ -56,7 +60,8 @@ pub fn build(scenario: &Scenario, topology: &Dumbbell) -> Network {
             forward_ack_loss,
         )
         .track_queue_time()
-        .with_qdisc(qdisc),
+        .with_qdisc(qdisc)
+        .with_jitter(bottleneck_jitter("bottleneck")),
         LinkRole::Core,
     );
     let reverse = network.add_link(
@@ -67,7 +72,8 @@ pub fn build(scenario: &Scenario, topology: &Dumbbell) -> Network {
             bottleneck_limit,
             reverse_data_loss,
             reverse_ack_loss,
-        ),
+        )
+        .with_jitter(bottleneck_jitter("bottleneck-reverse")),
         LinkRole::Core,
     );
     debug_assert_eq!((bottleneck, reverse), (BOTTLENECK, BOTTLENECK_REVERSE));
