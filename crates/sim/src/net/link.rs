@@ -349,7 +349,16 @@ impl Link {
             self.stats.random_losses += 1;
             return Admission::Dropped(DropReason::RandomLoss);
         }
-        let (arrival, first_in_flight) = self.propagate(packet);
+        let arrival = self.busy_until + self.delay;
+        if self.jitter.is_some() {
+            let (arrival, first_in_flight) = self.propagate_jittered(arrival, packet);
+            return Admission::Admitted {
+                arrival,
+                first_in_flight,
+            };
+        }
+        let first_in_flight = self.in_flight.is_empty();
+        self.in_flight.push_back((arrival, packet));
         Admission::Admitted {
             arrival,
             first_in_flight,
@@ -357,8 +366,8 @@ impl Link {
     }
 
     /// Put `packet`, whose transmission ends at `busy_until`, on the wire: its arrival time at
-    /// the far end, and whether it needs its own delivery event.
-    #[inline(always)]
+    /// the far end, and whether it needs its own delivery event. (Drop-tail's `enqueue` has
+    /// this inlined by hand, so that the packet is copied once, straight into the FIFO.)
     fn propagate(&mut self, packet: Packet) -> (SimTime, bool) {
         let arrival = self.busy_until + self.delay;
         if self.jitter.is_some() {
@@ -525,21 +534,10 @@ impl Link {
 
     /// Take the packet that arrives at the far end at `now`; returns it and the arrival time
     /// of the next one, if any.
+    #[inline]
     pub fn deliver(&mut self, now: SimTime) -> (Packet, Option<SimTime>) {
-        if let Some(jitter) = self.jitter.as_deref_mut()
-            && jitter.process.reorder
-        {
-            // One event per packet: the earliest packet on the wire arrives now.
-            let (arrival, packet) = jitter
-                .wire
-                .pop()
-                .expect("each packet on a reordering wire has its own delivery event");
-            debug_assert_eq!(
-                arrival, now,
-                "link {}: delivery at the wrong time",
-                self.name
-            );
-            return (packet, None);
+        if self.jitter.is_some() {
+            return self.deliver_jittered(now);
         }
         let (arrival, packet) = self
             .in_flight
@@ -551,6 +549,34 @@ impl Link {
             self.name
         );
         (packet, self.in_flight.front().map(|&(t, _)| t))
+    }
+
+    /// `deliver` on a link with jitter, off the fast path.
+    #[inline(never)]
+    fn deliver_jittered(&mut self, now: SimTime) -> (Packet, Option<SimTime>) {
+        let Some(jitter) = self.jitter.as_deref_mut() else {
+            unreachable!("called only for a link with jitter")
+        };
+        let (arrival, packet, next) = if jitter.process.reorder {
+            // One event per packet: the earliest packet on the wire arrives now.
+            let (arrival, packet) = jitter
+                .wire
+                .pop()
+                .expect("each packet on a reordering wire has its own delivery event");
+            (arrival, packet, None)
+        } else {
+            let (arrival, packet) = self
+                .in_flight
+                .pop_front()
+                .expect("a delivery event is scheduled only while packets are in flight");
+            (arrival, packet, self.in_flight.front().map(|&(t, _)| t))
+        };
+        debug_assert_eq!(
+            arrival, now,
+            "link {}: delivery at the wrong time",
+            self.name
+        );
+        (packet, next)
     }
 
     /// Packets admitted and not yet delivered (queued, in transmission or propagating).
