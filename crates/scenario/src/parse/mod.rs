@@ -14,10 +14,11 @@ use crate::model::*;
 use crate::network::*;
 use crate::units::{parse_bdp_multiple, parse_bytes, parse_rate};
 
+mod loss;
 mod queue;
 mod section;
 
-use section::{Section, as_f64};
+use section::Section;
 
 /// Validate a whole scenario table. `file` names the source in messages.
 pub fn scenario_from_table(file: &str, root: &Table) -> Result<Scenario, ScenarioError> {
@@ -341,7 +342,16 @@ fn default_access(bottleneck: &Link) -> Link {
 fn link(section: &Section, bottleneck: Option<&Link>) -> Result<Link, ScenarioError> {
     // Random loss and ECN marking are properties of the shared bottleneck only.
     if bottleneck.is_none() {
-        section.allow_only(&["rate", "delay", "queue", "buffer", "loss", "ecn_threshold"])?;
+        section.allow_only(&[
+            "rate",
+            "delay",
+            "queue",
+            "buffer",
+            "loss",
+            "ack_loss",
+            "jitter",
+            "ecn_threshold",
+        ])?;
     } else {
         section.allow_only(&["rate", "delay", "queue", "buffer"])?;
     }
@@ -393,16 +403,9 @@ fn link(section: &Section, bottleneck: Option<&Link>) -> Result<Link, ScenarioEr
             ));
         }
     };
-    let loss = match section.get("loss") {
-        None => LossModel::None,
-        Some(v) => match as_f64(v) {
-            Some(0.0) => LossModel::None,
-            Some(p) if (0.0..1.0).contains(&p) => LossModel::Bernoulli(p),
-            _ => {
-                return Err(section.invalid("loss", "must be a probability in [0, 1), e.g. 0.0001"));
-            }
-        },
-    };
+    let loss = loss::loss(section, "loss")?;
+    let ack_loss = loss::loss(section, "ack_loss")?;
+    let jitter = loss::jitter(section)?;
     let ecn_threshold = match section.get("ecn_threshold") {
         None => None,
         Some(Value::Integer(k)) if *k >= 1 => Some(*k as u64),
@@ -419,8 +422,8 @@ fn link(section: &Section, bottleneck: Option<&Link>) -> Result<Link, ScenarioEr
         queue,
         buffer,
         loss,
-        ack_loss: LossModel::None,
-        jitter: None,
+        ack_loss,
+        jitter,
         ecn_threshold,
     })
 }

@@ -21,6 +21,7 @@ use std::collections::VecDeque;
 
 use cclab_cc::{SimDuration, SimTime};
 
+use super::jitter::{JitterProcess, ReorderingWire};
 use super::loss::LossProcess;
 pub use super::qdisc::DropReason;
 use super::qdisc::{
@@ -32,8 +33,9 @@ use crate::packet::{Packet, PacketKind};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Admission {
-    /// The packet will reach the far end at this time. `first_in_flight` tells whether the
-    /// propagation FIFO was empty, i.e. the caller must schedule a delivery event.
+    /// The packet will reach the far end at this time. `first_in_flight`: the caller must
+    /// schedule a delivery event then (the propagation FIFO was empty, or the link's jitter
+    /// may reorder packets, and each then has its own delivery event).
     Admitted {
         arrival: SimTime,
         first_in_flight: bool,
@@ -50,8 +52,7 @@ pub struct Service {
     /// A transmission started and ends at this time: the caller schedules
     /// `Event::LinkTransmitted` then, to serve the next packet.
     pub transmission_end: Option<SimTime>,
-    /// The packet sent entered an empty propagation FIFO: the caller schedules its delivery
-    /// at this time.
+    /// The packet sent needs a delivery event at this time (as `first_in_flight`).
     pub first_arrival: Option<SimTime>,
 }
 
@@ -112,6 +113,12 @@ impl LinkStats {
     }
 }
 
+/// A link's delay jitter and, when it may reorder, the wire where packets overtake.
+struct Jitter {
+    process: JitterProcess,
+    wire: ReorderingWire,
+}
+
 pub struct Link {
     pub name: String,
     rate_bps: u64,
@@ -131,6 +138,8 @@ pub struct Link {
     waiting_bytes: u64,
     /// Packets on the wire, in arrival order: (arrival time at the far end, packet).
     in_flight: VecDeque<(SimTime, Packet)>,
+    /// Delay jitter, if any: boxed, to keep it off the fast path's cache lines.
+    jitter: Option<Box<Jitter>>,
     /// Scheduled disciplines only: packets dropped (by the discipline or at random) and the
     /// transmission started since the caller last collected them (`take_service`).
     dropped: Vec<(Packet, DropReason)>,
@@ -168,6 +177,7 @@ impl Link {
             waiting: VecDeque::new(),
             waiting_bytes: 0,
             in_flight: VecDeque::new(),
+            jitter: None,
             dropped: Vec::new(),
             service: Service::default(),
             track_queue_time: false,
@@ -340,12 +350,64 @@ impl Link {
             return Admission::Dropped(DropReason::RandomLoss);
         }
         let arrival = self.busy_until + self.delay;
+        if self.jitter.is_some() {
+            let (arrival, first_in_flight) = self.propagate_jittered(arrival, packet);
+            return Admission::Admitted {
+                arrival,
+                first_in_flight,
+            };
+        }
         let first_in_flight = self.in_flight.is_empty();
         self.in_flight.push_back((arrival, packet));
         Admission::Admitted {
             arrival,
             first_in_flight,
         }
+    }
+
+    /// Put `packet`, whose transmission ends at `busy_until`, on the wire: its arrival time at
+    /// the far end, and whether it needs its own delivery event. (Drop-tail's `enqueue` has
+    /// this inlined by hand, so that the packet is copied once, straight into the FIFO.)
+    fn propagate(&mut self, packet: Packet) -> (SimTime, bool) {
+        let arrival = self.busy_until + self.delay;
+        if self.jitter.is_some() {
+            return self.propagate_jittered(arrival, packet);
+        }
+        let first_in_flight = self.in_flight.is_empty();
+        self.in_flight.push_back((arrival, packet));
+        (arrival, first_in_flight)
+    }
+
+    /// `propagate` on a link with jitter, off the fast path.
+    #[inline(never)]
+    fn propagate_jittered(&mut self, arrival: SimTime, packet: Packet) -> (SimTime, bool) {
+        let Some(jitter) = self.jitter.as_deref_mut() else {
+            unreachable!("called only for a link with jitter")
+        };
+        let arrival = arrival + jitter.process.draw();
+        if jitter.process.reorder {
+            jitter.wire.push(arrival, packet);
+            return (arrival, true);
+        }
+        // Order kept: no packet arrives before the one sent ahead of it.
+        let arrival = self
+            .in_flight
+            .back()
+            .map_or(arrival, |&(previous, _)| arrival.max(previous));
+        let first_in_flight = self.in_flight.is_empty();
+        self.in_flight.push_back((arrival, packet));
+        (arrival, first_in_flight)
+    }
+
+    /// Add delay jitter (the scenario's `jitter`; none by default).
+    pub fn with_jitter(mut self, jitter: Option<JitterProcess>) -> Self {
+        self.jitter = jitter.map(|process| {
+            Box::new(Jitter {
+                process,
+                wire: ReorderingWire::default(),
+            })
+        });
+        self
     }
 
     /// Offer `packet` to a scheduled discipline at `now`, and serve it at once if the
@@ -464,16 +526,19 @@ impl Link {
             self.dropped.push((packet, DropReason::RandomLoss));
             return;
         }
-        let arrival = self.busy_until + self.delay;
-        if self.in_flight.is_empty() {
+        let (arrival, needs_event) = self.propagate(packet);
+        if needs_event {
             self.service.first_arrival = Some(arrival);
         }
-        self.in_flight.push_back((arrival, packet));
     }
 
     /// Take the packet that arrives at the far end at `now`; returns it and the arrival time
     /// of the next one, if any.
+    #[inline]
     pub fn deliver(&mut self, now: SimTime) -> (Packet, Option<SimTime>) {
+        if self.jitter.is_some() {
+            return self.deliver_jittered(now);
+        }
         let (arrival, packet) = self
             .in_flight
             .pop_front()
@@ -486,13 +551,42 @@ impl Link {
         (packet, self.in_flight.front().map(|&(t, _)| t))
     }
 
+    /// `deliver` on a link with jitter, off the fast path.
+    #[inline(never)]
+    fn deliver_jittered(&mut self, now: SimTime) -> (Packet, Option<SimTime>) {
+        let Some(jitter) = self.jitter.as_deref_mut() else {
+            unreachable!("called only for a link with jitter")
+        };
+        let (arrival, packet, next) = if jitter.process.reorder {
+            // One event per packet: the earliest packet on the wire arrives now.
+            let (arrival, packet) = jitter
+                .wire
+                .pop()
+                .expect("each packet on a reordering wire has its own delivery event");
+            (arrival, packet, None)
+        } else {
+            let (arrival, packet) = self
+                .in_flight
+                .pop_front()
+                .expect("a delivery event is scheduled only while packets are in flight");
+            (arrival, packet, self.in_flight.front().map(|&(t, _)| t))
+        };
+        debug_assert_eq!(
+            arrival, now,
+            "link {}: delivery at the wrong time",
+            self.name
+        );
+        (packet, next)
+    }
+
     /// Packets admitted and not yet delivered (queued, in transmission or propagating).
     pub fn packets_in_transit(&self) -> u64 {
         let held = match &self.qdisc {
             Qdisc::Arrival(_) => 0,
             Qdisc::Scheduled(qdisc) => qdisc.backlog().0,
         };
-        self.in_flight.len() as u64 + held
+        let reordering = self.jitter.as_ref().map_or(0, |j| j.wire.len());
+        self.in_flight.len() as u64 + held + reordering as u64
     }
 
     /// Time the transmitter needs at `now` to send everything admitted so far.
@@ -987,5 +1081,97 @@ mod tests {
         assert_eq!(fifo.stats.queue_integral, 3_000_000);
         assert_eq!(fifo.stats.queue_delay.mean(), Some(1_000_000.0));
         assert_eq!(fifo.stats.queue_delay.max(), Some(2_000_000));
+    }
+
+    // --- Jitter ---
+
+    fn jittered(reorder: bool) -> Link {
+        // 1000 B at 8 Mbit/s: 1 ms apart back to back; jitter up to 10 ms, so without the
+        // order rule a packet would often arrive before ones sent up to 10 packets earlier.
+        let config = cclab_scenario::Jitter {
+            distribution: cclab_scenario::JitterDistribution::Uniform {
+                max: SimDuration::from_millis(10),
+            },
+            correlation: 0.0,
+            reorder,
+        };
+        let process = JitterProcess::new(&config, Rng::for_component(2, "test-jitter"));
+        link(8_000_000, 5, None).with_jitter(Some(process))
+    }
+
+    /// Send 1000 back-to-back packets and deliver them all as the simulation would: events
+    /// at the times the link asks for, in time order. Returns (arrival, seq) in delivery
+    /// order.
+    fn send_and_deliver(l: &mut Link) -> Vec<(SimTime, u64)> {
+        let mut events = BinaryHeap::new();
+        for seq in 0..1000u64 {
+            let mut p = packet(1000);
+            p.seq = seq;
+            match l.enqueue(at(0), p) {
+                Admission::Admitted {
+                    arrival,
+                    first_in_flight: true,
+                } => events.push(Reverse(arrival)),
+                Admission::Admitted { .. } => {}
+                other => panic!("{other:?}"),
+            }
+        }
+        let mut delivered = Vec::new();
+        while let Some(Reverse(t)) = events.pop() {
+            let (p, next) = l.deliver(t);
+            delivered.push((t, p.seq));
+            if let Some(next) = next {
+                events.push(Reverse(next));
+            }
+        }
+        assert_eq!(l.packets_in_transit(), 0);
+        delivered
+    }
+
+    #[test]
+    fn jitter_without_reordering_keeps_the_send_order() {
+        let mut l = jittered(false);
+        let delivered = send_and_deliver(&mut l);
+        let seqs: Vec<u64> = delivered.iter().map(|&(_, s)| s).collect();
+        assert_eq!(seqs, (0..1000).collect::<Vec<_>>());
+        assert!(delivered.windows(2).all(|w| w[0].0 <= w[1].0));
+        // Every packet is delayed at least its serialization and propagation, and jitter
+        // added something: the last packet leaves the transmitter at 1000 ms.
+        assert!(
+            delivered
+                .iter()
+                .all(|&(t, s)| t >= at((s + 1) * 1_000_000 + 5_000_000))
+        );
+        assert!(
+            delivered
+                .iter()
+                .any(|&(t, s)| t > at((s + 1) * 1_000_000 + 5_000_000))
+        );
+    }
+
+    #[test]
+    fn jitter_with_reordering_lets_packets_overtake() {
+        let mut l = jittered(true);
+        let delivered = send_and_deliver(&mut l);
+        // Delivered in time order, every packet exactly once, some out of send order. By hand:
+        // packet s leaves the transmitter at (s + 1) ms, so s + 1 overtakes s when its jitter
+        // is more than 1 ms below s's: probability p = (9/10)²/2 = 0.405 for uniform draws on
+        // [0, 10] ms. Over the 999 neighbour pairs that count has mean 999 p; only adjacent
+        // pairs share a draw, so its variance is at most 3 · 999 p (1 − p).
+        assert!(delivered.windows(2).all(|w| w[0].0 <= w[1].0));
+        let mut seqs: Vec<u64> = delivered.iter().map(|&(_, s)| s).collect();
+        let mut position = vec![0; 1000];
+        for (i, &s) in seqs.iter().enumerate() {
+            position[s as usize] = i;
+        }
+        let overtaken = position.windows(2).filter(|w| w[1] < w[0]).count() as f64;
+        let p: f64 = 0.405;
+        let sd = (3.0 * 999.0 * p * (1.0 - p)).sqrt();
+        assert!(
+            (overtaken - 999.0 * p).abs() < 5.0 * sd,
+            "{overtaken} overtakings"
+        );
+        seqs.sort_unstable();
+        assert_eq!(seqs, (0..1000).collect::<Vec<_>>());
     }
 }

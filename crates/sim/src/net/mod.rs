@@ -1,5 +1,6 @@
-//! The network: links, their queue disciplines and loss models.
+//! The network: links, their queue disciplines, loss models and delay jitter.
 
+pub mod jitter;
 pub mod link;
 pub mod loss;
 pub mod network;

@@ -10,6 +10,7 @@
 use cclab_cc::SimDuration;
 use cclab_scenario::{Dumbbell, LossModel, Scenario};
 
+use crate::net::jitter::JitterProcess;
 use crate::net::link::Link;
 use crate::net::loss::LossProcess;
 use crate::net::network::{LinkRole, Network};
@@ -40,20 +41,27 @@ pub fn build(scenario: &Scenario, topology: &Dumbbell) -> Network {
             rng: Rng::for_component(scenario.seed, "bottleneck-qdisc"),
         },
     );
+    // `loss` and `ack_loss` apply to the packets crossing the bottleneck in either direction:
+    // each direction runs both, on streams named after it.
+    let bottleneck_loss =
+        |name: &str| LossProcess::for_link(scenario.seed, name, &topology.bottleneck);
+    let (forward_data_loss, forward_ack_loss) = bottleneck_loss("bottleneck");
+    let (reverse_data_loss, reverse_ack_loss) = bottleneck_loss("bottleneck-reverse");
+    // Jitter likewise delays the packets of both directions, each on its own stream.
+    let bottleneck_jitter =
+        |name: &str| JitterProcess::for_link(scenario.seed, name, &topology.bottleneck);
     let bottleneck = network.add_link(
         Link::new(
             "bottleneck".into(),
             topology.bottleneck.rate_bps,
             topology.bottleneck.delay,
             bottleneck_limit,
-            LossProcess::new(
-                topology.bottleneck.loss.clone(),
-                Rng::for_component(scenario.seed, "bottleneck-loss"),
-            ),
-            no_loss(),
+            forward_data_loss,
+            forward_ack_loss,
         )
         .track_queue_time()
-        .with_qdisc(qdisc),
+        .with_qdisc(qdisc)
+        .with_jitter(bottleneck_jitter("bottleneck")),
         LinkRole::Core,
     );
     let reverse = network.add_link(
@@ -62,9 +70,10 @@ pub fn build(scenario: &Scenario, topology: &Dumbbell) -> Network {
             topology.bottleneck.rate_bps,
             topology.bottleneck.delay,
             bottleneck_limit,
-            no_loss(),
-            no_loss(),
-        ),
+            reverse_data_loss,
+            reverse_ack_loss,
+        )
+        .with_jitter(bottleneck_jitter("bottleneck-reverse")),
         LinkRole::Core,
     );
     debug_assert_eq!((bottleneck, reverse), (BOTTLENECK, BOTTLENECK_REVERSE));
