@@ -523,7 +523,16 @@ cc = "reno"
         );
         assert_eq!(runs[6].scenario.flows[0].cc.name, "westwood");
         assert_eq!(runs[6].scenario.flows[1].cc.name, "westwood");
-        assert_eq!(runs[2].scenario.topology.bottleneck.rate_bps, 20_000_000);
+        assert_eq!(
+            runs[2]
+                .scenario
+                .topology
+                .dumbbell()
+                .unwrap()
+                .bottleneck
+                .rate_bps,
+            20_000_000
+        );
         // Ids are distinct and depend only on the run's own parameters.
         let mut ids: Vec<_> = runs.iter().map(|r| r.id.clone()).collect();
         ids.sort();
