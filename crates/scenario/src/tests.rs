@@ -1054,3 +1054,42 @@ fn topology_kinds_parse_with_their_defaults() {
     assert_eq!(s.flows[0].route, Some((2, 0)));
     assert_eq!(s.reported_links(), 4);
 }
+
+/// `--set` (and so sweeps) reach the keys of every topology kind.
+#[test]
+fn overrides_reach_parking_lot_graph_and_reverse_keys() {
+    let parking_lot = "[topology]\nkind = \"parking-lot\"\nhops = 2\nlink = { rate = \"10Mbps\", delay = \"5ms\" }\n[[flows]]\ncc = \"reno\"\n";
+    let s = from_str(
+        "p.toml",
+        parking_lot,
+        &[
+            "topology.link.rate=20Mbps".into(),
+            "topology.hop2.rate=5Mbps".into(),
+        ],
+    )
+    .unwrap();
+    let Topology::ParkingLot(p) = &s.topology else {
+        panic!("a parking lot")
+    };
+    assert_eq!(
+        (p.hops[0].rate_bps, p.hops[1].rate_bps),
+        (20_000_000, 5_000_000)
+    );
+
+    let graph = "[topology]\nkind = \"graph\"\nnodes = [\"a\", \"b\"]\nlinks = [{ between = [\"a\", \"b\"], rate = \"10Mbps\", delay = \"5ms\" }]\n[[flows]]\ncc = \"reno\"\nroute = { from = \"a\", to = \"b\" }\n";
+    let s = from_str("g.toml", graph, &["topology.links.0.rate=3Mbps".into()]).unwrap();
+    let Topology::Graph(g) = &s.topology else {
+        panic!("a graph")
+    };
+    assert_eq!(g.links[0].link.rate_bps, 3_000_000);
+
+    let dumbbell = "[topology]\nbottleneck = { rate = \"10Mbps\", delay = \"5ms\" }\n[[flows]]\ncc = \"reno\"\n";
+    let s = from_str(
+        "d.toml",
+        dumbbell,
+        &["topology.bottleneck.reverse.rate=1Mbps".into()],
+    )
+    .unwrap();
+    let reverse = s.topology.dumbbell().unwrap().reverse.as_ref().unwrap();
+    assert_eq!(reverse.rate_bps, 1_000_000);
+}
