@@ -1093,3 +1093,34 @@ fn overrides_reach_parking_lot_graph_and_reverse_keys() {
     let reverse = s.topology.dumbbell().unwrap().reverse.as_ref().unwrap();
     assert_eq!(reverse.rate_bps, 1_000_000);
 }
+
+/// queue.csv gets a row per sample and reported link: a 3-hop parking lot three, a dumbbell
+/// with reverse flows two (docs/outputs.md, "Output size").
+#[test]
+fn queue_rows_follow_the_reported_links() {
+    let rows = |topology: &str, flows: &str| {
+        from_str(
+            "q.toml",
+            &format!(
+                "duration = \"1s\"\n[topology]\n{topology}\n[[flows]]\ncc = \"reno\"\n{flows}"
+            ),
+            &[],
+        )
+        .unwrap()
+        .output_estimate()
+        .queue_rows
+    };
+    // 1 s at the default 10 ms interval: 100 samples.
+    let dumbbell = "bottleneck = { rate = \"10Mbps\", delay = \"5ms\" }";
+    assert_eq!(rows(dumbbell, ""), 100);
+    assert_eq!(
+        rows(
+            dumbbell,
+            "[[flows]]\ncc = \"reno\"\ndirection = \"reverse\"\n"
+        ),
+        200
+    );
+    let parking_lot =
+        "kind = \"parking-lot\"\nhops = 3\nlink = { rate = \"10Mbps\", delay = \"5ms\" }";
+    assert_eq!(rows(parking_lot, ""), 300);
+}

@@ -8,6 +8,9 @@ use super::{default_access, link};
 use crate::error::ScenarioError;
 use crate::model::*;
 
+/// Most nodes a graph may have (a minimum-hop route crosses at most nodes − 1 links).
+const MAX_GRAPH_NODES: usize = 250;
+
 /// The topology kinds, for messages.
 const KINDS: &str = "\"dumbbell\", \"parking-lot\" or \"graph\"";
 
@@ -168,6 +171,17 @@ fn graph(section: &Section) -> Result<Graph, ScenarioError> {
             ));
         }
     };
+    // A packet's position on its path is one byte: with its two access links, a route
+    // must stay within 256 links.
+    if nodes.len() > MAX_GRAPH_NODES {
+        return Err(section.invalid(
+            "nodes",
+            &format!(
+                "{} nodes; at most {MAX_GRAPH_NODES} are supported",
+                nodes.len()
+            ),
+        ));
+    }
     for (i, name) in nodes.iter().enumerate() {
         if nodes[..i].contains(name) {
             return Err(section.invalid("nodes", &format!("`{name}` is listed twice")));
