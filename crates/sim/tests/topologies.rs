@@ -114,10 +114,14 @@ route = { from = 2, to = 3 }
             i + 1
         );
     }
-    // Each hop is busy: the long flow plus its one-hop flow fill it (drop-tail, 1 BDP).
+    // Each hop is busy: the long flow plus its one-hop flow fill it. Its 1-BDP buffer is
+    // its rate × the base RTT of the longest route through it, the long flow's
+    // 2 × 3 × 10 ms = 60 ms (access links have no delay): 10 Mbit/s × 60 ms = 75 000 B,
+    // 50 packets of 1500 B, which the queue reaches.
     for link in &result.links {
         let utilization = link.busy.as_secs_f64() / result.duration.as_secs_f64();
         assert!(utilization > 0.85, "{}: {utilization}", link.name);
+        assert_eq!(link.stats.max_queue_pkts, 50, "{}", link.name);
     }
 }
 
@@ -156,6 +160,30 @@ route = { from = "c", to = "r2" }
     let a_r2 = result.links.iter().find(|l| l.name == "a-r2").unwrap();
     assert_eq!(a_r2.stats.packets, 0);
     assert!(result.flows[0].delivered_bytes > 0);
+}
+
+/// `buffer = "1bdp"` on a graph link: its rate × the base RTT of the longest route through
+/// it. One flow a → r → b over 4 ms and 6 ms links at 10 Mbit/s (no access delay): RTT
+/// 2 × (4 + 6) = 20 ms, BDP 10 Mbit/s × 20 ms = 25 000 B = 16.7 packets of 1500 B, rounded to
+/// 17. Slow start overfills the first link, whose queue then holds exactly that many.
+#[test]
+fn a_graph_links_bdp_buffer_is_its_longest_routes() {
+    let (result, _) = run(r#"
+duration = "3s"
+[topology]
+kind = "graph"
+nodes = ["a", "r", "b"]
+links = [
+  { between = ["a", "r"], rate = "10Mbps", delay = "4ms", buffer = "1bdp" },
+  { between = ["r", "b"], rate = "10Mbps", delay = "6ms", buffer = "1bdp" },
+]
+[[flows]]
+cc = "reno"
+route = { from = "a", to = "b" }
+"#);
+    let a_r = result.links.iter().find(|l| l.name == "a-r").unwrap();
+    assert_eq!(a_r.stats.max_queue_pkts, 17);
+    assert!(a_r.stats.overflow_drops > 0);
 }
 
 // ---- two-way traffic -----------------------------------------------------------------------
