@@ -107,6 +107,26 @@ route = { from = 2, to = 3 }
     assert_eq!(&links[..3], ["hop1", "hop2", "hop3"]);
 }
 
+/// `cclab check` on a parking lot says what it will report instead of a bottleneck rate.
+#[test]
+fn check_describes_a_parking_lot() {
+    let dir = scratch("check");
+    let file = dir.join("lot.toml");
+    std::fs::write(
+        &file,
+        "[topology]\nkind = \"parking-lot\"\nhops = 2\nlink = { rate = \"10Mbps\", delay = \"5ms\" }\nhop2 = { rate = \"20Mbps\" }\n[[flows]]\ncc = \"reno\"\n",
+    )
+    .unwrap();
+    let output = cclab(&["check", file.to_str().unwrap()]);
+    assert!(output.status.success());
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    // Base RTT: 2 × (5 ms + 5 ms), no access delay.
+    assert!(
+        stdout.contains("parking-lot: 2 reported links, fastest 20000000 bit/s, base RTT: 20ms"),
+        "{stdout}"
+    );
+}
+
 /// Two-way traffic on a dumbbell: each direction is its own link, so one flow each way has
 /// a whole 10 Mbit/s link as its fair share; both directions are reported by name.
 #[test]
