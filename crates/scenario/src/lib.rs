@@ -161,7 +161,8 @@ pub fn check_output_size(scenario: &Scenario) -> Result<OutputEstimate, Scenario
         _ => (
             format!(
                 "tracing every packet at {} bit/s for {}",
-                scenario.topology.bottleneck.rate_bps, scenario.duration
+                scenario.topology.fastest_rate_bps(),
+                scenario.duration
             ),
             "trace a shorter run",
         ),

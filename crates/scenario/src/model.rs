@@ -12,10 +12,61 @@ pub struct Scenario {
     pub source: String,
     pub duration: SimDuration,
     pub seed: u64,
-    pub topology: Dumbbell,
+    pub topology: Topology,
     /// One entry per `[[flows]]` table; `count` identical flows each.
     pub flows: Vec<FlowGroup>,
     pub output: Output,
+}
+
+/// `[topology]`: the network's shape, by `kind`.
+#[derive(Clone, Debug, PartialEq)]
+// One topology per scenario: boxing the dumbbell would only add an indirection.
+#[allow(clippy::large_enum_variant)]
+pub enum Topology {
+    Dumbbell(Dumbbell),
+    ParkingLot(ParkingLot),
+    Graph(Graph),
+}
+
+impl Topology {
+    /// The name in scenario files.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Topology::Dumbbell(_) => "dumbbell",
+            Topology::ParkingLot(_) => "parking-lot",
+            Topology::Graph(_) => "graph",
+        }
+    }
+
+    pub fn dumbbell(&self) -> Option<&Dumbbell> {
+        match self {
+            Topology::Dumbbell(d) => Some(d),
+            _ => None,
+        }
+    }
+
+    /// Every flow's own access links (all kinds give each flow a pair on each side).
+    pub fn access(&self) -> &Link {
+        match self {
+            Topology::Dumbbell(d) => &d.access,
+            Topology::ParkingLot(p) => &p.access,
+            Topology::Graph(g) => &g.access,
+        }
+    }
+
+    /// The fastest link that can queue (not the access links): the most a set of flows
+    /// could send through one link, for output estimates.
+    pub fn fastest_rate_bps(&self) -> u64 {
+        match self {
+            Topology::Dumbbell(d) => d
+                .reverse
+                .as_ref()
+                .map_or(0, |r| r.rate_bps)
+                .max(d.bottleneck.rate_bps),
+            Topology::ParkingLot(p) => p.hops.iter().map(|l| l.rate_bps).max().unwrap_or(0),
+            Topology::Graph(g) => g.links.iter().map(|l| l.link.rate_bps).max().unwrap_or(0),
+        }
+    }
 }
 
 /// Senders S_i – access – router L – bottleneck – router R – access – receivers R_i; every
@@ -24,6 +75,62 @@ pub struct Scenario {
 pub struct Dumbbell {
     pub bottleneck: Link,
     pub access: Link,
+    /// `bottleneck.reverse`: the right-to-left direction's own rate, buffer, delay and
+    /// queue. `None`: the forward direction's rate, delay and buffer, drop-tail, no loss.
+    pub reverse: Option<Link>,
+}
+
+impl Dumbbell {
+    /// The right-to-left direction: `reverse` when given, else today's reverse link (the
+    /// forward's rate, delay and buffer, drop-tail, no loss).
+    pub fn reverse_link(&self) -> Link {
+        self.reverse.clone().unwrap_or_else(|| Link {
+            queue: QueueDiscipline::DropTail,
+            loss: LossModel::None,
+            ack_loss: LossModel::None,
+            jitter: None,
+            ecn_threshold: None,
+            ..self.bottleneck.clone()
+        })
+    }
+}
+
+/// `hops` links in a chain between nodes 0..=hops, named "hop1".."hopN"; every flow enters
+/// at node `from` and leaves at node `to` through its own access links.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ParkingLot {
+    /// One per hop, in order (hop i joins nodes i − 1 and i). Each carries data left to
+    /// right; ACKs go back over a reverse link of the same rate, delay and buffer.
+    pub hops: Vec<Link>,
+    pub access: Link,
+}
+
+/// Nodes and duplex links listed in the file; routes by minimum hop count.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Graph {
+    pub nodes: Vec<String>,
+    pub links: Vec<GraphLink>,
+    /// Every flow's own access links at its end nodes.
+    pub access: Link,
+}
+
+/// A listed graph link: two one-way links, "a-b" (the node names in the order given) and
+/// "b-a".
+#[derive(Clone, Debug, PartialEq)]
+pub struct GraphLink {
+    /// Node indexes, in the order given.
+    pub between: (usize, usize),
+    pub link: Link,
+}
+
+/// Which way a flow's data goes on a dumbbell.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Direction {
+    /// Left to right, over `bottleneck`.
+    #[default]
+    Forward,
+    /// Right to left, over `bottleneck-reverse`: data from the right-hand hosts.
+    Reverse,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -122,6 +229,11 @@ pub struct FlowGroup {
     pub ecn: bool,
     /// Data-segment indexes (first transmissions, from 0) dropped once at the bottleneck.
     pub drop: Vec<u64>,
+    /// `direction` (dumbbell only).
+    pub direction: Direction,
+    /// `route = { from, to }`: node indexes (parking lot: 0..=hops; graph: into `nodes`);
+    /// `None` on a dumbbell.
+    pub route: Option<(usize, usize)>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -163,7 +275,7 @@ const SUMMARY_BASE_BYTES: u64 = 2000;
 pub struct OutputEstimate {
     /// Rows: one per flow per sample (an upper bound: flows not yet started write none).
     pub timeseries_rows: u64,
-    /// Rows: one per sample (the bottleneck).
+    /// Rows: one per sample and reported link.
     pub queue_rows: u64,
     /// Rows: one per flow per rate bin.
     pub rates_rows: u64,
@@ -266,17 +378,32 @@ impl Scenario {
                 .min()
                 .unwrap_or_else(|| self.packet_bytes())
                 .max(1) as u128;
-            let packets = self.topology.bottleneck.rate_bps as u128 * duration
+            let packets = self.topology.fastest_rate_bps() as u128 * duration
                 / (8 * 1_000_000_000 * smallest_packet);
             packets * PACKETS_ROWS_PER_PACKET as u128
         };
         let clamp = |x: u128| u64::try_from(x).unwrap_or(u64::MAX);
         OutputEstimate {
             timeseries_rows: clamp(flows * samples),
-            queue_rows: clamp(samples),
+            queue_rows: clamp(samples * self.reported_links() as u128),
             rates_rows: clamp(flows * bins),
             packets_rows: clamp(packets_rows),
             flows: clamp(flows),
+        }
+    }
+
+    /// How many links the outputs report (`summary.json` `links[]`, `queue.csv` rows per
+    /// sample): the dumbbell's bottleneck, and its reverse direction when it has a `reverse`
+    /// table or carries data; a parking lot's hops; both directions of every graph link.
+    pub fn reported_links(&self) -> u64 {
+        match &self.topology {
+            Topology::Dumbbell(d) => {
+                let reverse = d.reverse.is_some()
+                    || self.flows.iter().any(|g| g.direction == Direction::Reverse);
+                1 + reverse as u64
+            }
+            Topology::ParkingLot(p) => p.hops.len() as u64,
+            Topology::Graph(g) => 2 * g.links.len() as u64,
         }
     }
 
@@ -296,17 +423,32 @@ impl Scenario {
         self.flows.iter().map(|g| g.count as usize).sum()
     }
 
-    /// Round-trip propagation delay of the dumbbell without `extra_rtt`:
-    /// 2 × (access + bottleneck + access).
+    /// Round-trip propagation delay without `extra_rtt`: on a dumbbell
+    /// 2 × (access + bottleneck + access); on a parking lot the long path's,
+    /// 2 × (access + hops × link + access); on a graph the longest of its flows' routes
+    /// (computed by the simulator's builder; here the sum of every link's delay bounds it).
     pub fn base_rtt(&self) -> SimDuration {
-        let one_way = self.topology.access.delay * 2 + self.topology.bottleneck.delay;
-        one_way * 2
+        let access = self.topology.access().delay * 2;
+        let core = match &self.topology {
+            Topology::Dumbbell(d) => d.bottleneck.delay,
+            Topology::ParkingLot(p) => p.hops.iter().fold(SimDuration::ZERO, |t, l| t + l.delay),
+            Topology::Graph(g) => g
+                .links
+                .iter()
+                .fold(SimDuration::ZERO, |t, l| t + l.link.delay),
+        };
+        (access + core) * 2
     }
 
-    /// Bottleneck bandwidth-delay product in bytes, from [`Scenario::base_rtt`].
+    /// Bottleneck bandwidth-delay product in bytes (dumbbell; other kinds: their slowest
+    /// link's rate), from [`Scenario::base_rtt`].
     pub fn bdp_bytes(&self) -> u64 {
-        (self.topology.bottleneck.rate_bps as u128 * self.base_rtt().as_nanos() as u128
-            / 8_000_000_000) as u64
+        let rate = match &self.topology {
+            Topology::Dumbbell(d) => d.bottleneck.rate_bps,
+            Topology::ParkingLot(p) => p.hops.iter().map(|l| l.rate_bps).min().unwrap_or(0),
+            Topology::Graph(g) => g.links.iter().map(|l| l.link.rate_bps).min().unwrap_or(0),
+        };
+        bdp_bytes(rate, self.base_rtt())
     }
 
     /// Wire size of a full data packet of the first flow group, the unit of packet buffers.
@@ -315,17 +457,28 @@ impl Scenario {
         first.mss + first.header_bytes
     }
 
-    /// A buffer limit resolved against this scenario: (packets, bytes), `None` = no limit.
+    /// A buffer limit resolved against this scenario's BDP ([`Scenario::bdp_bytes`]):
+    /// (packets, bytes), `None` = no limit.
     pub fn buffer_limit(&self, buffer: Buffer) -> (Option<u64>, Option<u64>) {
+        self.buffer_limit_at(buffer, self.bdp_bytes())
+    }
+
+    /// A buffer limit with BDP multiples resolved against `bdp_bytes` (a link's own BDP:
+    /// parking-lot and graph links, docs/scenarios.md).
+    pub fn buffer_limit_at(&self, buffer: Buffer, bdp_bytes: u64) -> (Option<u64>, Option<u64>) {
         match buffer {
             Buffer::Packets(p) => (Some(p), None),
             Buffer::Bytes(b) => (None, Some(b)),
             Buffer::Bdp(multiple) => {
-                let packets =
-                    (self.bdp_bytes() as f64 * multiple / self.packet_bytes() as f64).round();
+                let packets = (bdp_bytes as f64 * multiple / self.packet_bytes() as f64).round();
                 (Some((packets as u64).max(1)), None)
             }
             Buffer::Unlimited => (None, None),
         }
     }
+}
+
+/// Bytes in flight at `rate_bps` over `rtt`.
+pub fn bdp_bytes(rate_bps: u64, rtt: SimDuration) -> u64 {
+    (rate_bps as u128 * rtt.as_nanos() as u128 / 8_000_000_000) as u64
 }

@@ -9,7 +9,7 @@
 //! the windows, a few megabytes for the documented topologies.
 
 use crate::error::ScenarioError;
-use crate::model::Scenario;
+use crate::model::{Scenario, Topology};
 
 /// Bytes one flow costs, whatever its controller: its sender, receiver and controller, its
 /// four access links and their queues, its results and its summary. Measured (peak RSS of
@@ -17,6 +17,11 @@ use crate::model::Scenario;
 /// 11 000 flows) at 5.9 kB for Reno and 6.5 kB for BBRv3, the largest controller state;
 /// rounded up.
 pub const BYTES_PER_FLOW: u64 = 8_000;
+
+/// Bytes per flow and shared link its route crosses beyond the first: a link id in its data
+/// path and in its ACK path (4 B each) and a reported-link index in the run result's data
+/// routes (4 B). A dumbbell flow's one shared link is inside [`BYTES_PER_FLOW`].
+pub const BYTES_PER_EXTRA_HOP: u64 = 12;
 
 /// Bytes per flow and rate bin: its goodput and throughput, two `f64`.
 pub const BYTES_PER_RATE_BIN: u64 = 16;
@@ -32,6 +37,9 @@ pub struct MemoryEstimate {
     pub flows: u64,
     /// Rate bins over all flows.
     pub rate_bins: u64,
+    /// Routes longer than the dumbbell's one shared link: [`BYTES_PER_EXTRA_HOP`] per flow
+    /// and shared link beyond the first (0 on a dumbbell).
+    pub route_bytes: u64,
     pub bytes: u64,
 }
 
@@ -44,17 +52,29 @@ impl Scenario {
         let end = self.duration.as_nanos() as u128;
         let mut flows: u128 = 0;
         let mut rate_bins: u128 = 0;
+        let mut extra_hops: u128 = 0;
         for group in &self.flows {
             let active = end.saturating_sub(group.start.as_nanos() as u128);
             flows += group.count as u128;
             rate_bins += group.count as u128 * active.div_ceil(width);
+            // Shared links on the route: a parking lot's from..to; a graph's minimum-hop
+            // path has at most nodes − 1 links (and at most as many as are listed).
+            let shared = match (&self.topology, group.route) {
+                (Topology::ParkingLot(_), Some((from, to))) => to - from,
+                (Topology::Graph(g), _) => (g.nodes.len() - 1).min(g.links.len()),
+                _ => 1,
+            };
+            extra_hops += group.count as u128 * shared.saturating_sub(1) as u128;
         }
-        let bytes = flows * BYTES_PER_FLOW as u128 + rate_bins * BYTES_PER_RATE_BIN as u128;
+        let route_bytes = extra_hops * BYTES_PER_EXTRA_HOP as u128;
+        let bytes =
+            flows * BYTES_PER_FLOW as u128 + rate_bins * BYTES_PER_RATE_BIN as u128 + route_bytes;
         // Saturate: anything beyond 2^64 bytes is refused all the same.
         let clamp = |x: u128| u64::try_from(x).unwrap_or(u64::MAX);
         MemoryEstimate {
             flows: clamp(flows),
             rate_bins: clamp(rate_bins),
+            route_bytes: clamp(route_bytes),
             bytes: clamp(bytes),
         }
     }
@@ -77,12 +97,16 @@ pub(crate) fn check_memory(scenario: &Scenario) -> Result<(), ScenarioError> {
         .max_by_key(|&i| (scenario.flows[i].count, std::cmp::Reverse(i)))
         .unwrap_or(0);
     let bins_per_flow = estimate.rate_bins / estimate.flows.max(1);
+    let routes = match estimate.route_bytes {
+        0 => String::new(),
+        bytes => format!(" + {bytes} B of routes"),
+    };
     Err(ScenarioError::Invalid {
         file: scenario.source.clone(),
         key: format!("flows.{largest}.count"),
         message: format!(
             "{} flows for {} s with {} s rate bins need about {} of memory ({} flows × {} B + \
-             {} rate bins × {} B, about {} bins per flow), more than the limit of {}; use \
+             {} rate bins × {} B{routes}, about {} bins per flow), more than the limit of {}; use \
              fewer flows, a shorter duration or a wider output.rate_interval",
             estimate.flows,
             scenario.duration.as_secs_f64(),
@@ -122,9 +146,21 @@ mod tests {
             MemoryEstimate {
                 flows: 100_000,
                 rate_bins: 60_000_000,
+                route_bytes: 0,
                 bytes: 1_760_000_000,
             }
         );
+        // A parking lot's long flows cross every hop: 100 000 flows × 3 hops beyond the
+        // first × 12 B = 3.6 MB more than on a dumbbell.
+        let s = crate::from_str(
+            "p.toml",
+            "[topology]\nkind = \"parking-lot\"\nhops = 4\nlink = { rate = \"10Mbps\", delay = \"10ms\" }\n[[flows]]\ncc = \"reno\"\ncount = 100000\n",
+            &[],
+        )
+        .unwrap();
+        let e = s.memory_estimate();
+        assert_eq!(e.route_bytes, 3_600_000);
+        assert_eq!(e.bytes, 1_760_000_000 + 3_600_000);
         // A second table starting at 45 s has bins for 15 s only: 2 × 150 more.
         let s = crate::from_str(
             "t.toml",

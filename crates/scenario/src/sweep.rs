@@ -500,6 +500,25 @@ cc = "reno"
         Sweep::from_table("s.toml", crate::parse_table("s.toml", &text).unwrap())
     }
 
+    /// Sweeps reach the keys of the other topology kinds: a parking lot's shared `link` and
+    /// one hop's override.
+    #[test]
+    fn parking_lot_keys_can_be_swept() {
+        let text = "[topology]\nkind = \"parking-lot\"\nhops = 2\nlink = { rate = \"10Mbps\", delay = \"5ms\" }\n[[flows]]\ncc = \"reno\"\n[sweep]\n\"topology.link.rate\" = [\"20Mbps\", \"40Mbps\"]\n\"topology.hop2.rate\" = [\"5Mbps\"]\n";
+        let runs = Sweep::from_table("s.toml", crate::parse_table("s.toml", text).unwrap())
+            .unwrap()
+            .expand()
+            .unwrap();
+        let rates: Vec<(u64, u64)> = runs
+            .iter()
+            .map(|r| match &r.scenario.topology {
+                crate::Topology::ParkingLot(p) => (p.hops[0].rate_bps, p.hops[1].rate_bps),
+                _ => panic!("a parking lot"),
+            })
+            .collect();
+        assert_eq!(rates, [(20_000_000, 5_000_000), (40_000_000, 5_000_000)]);
+    }
+
     #[test]
     fn grid_order_ids_and_seeds() {
         let s = sweep(
@@ -523,7 +542,16 @@ cc = "reno"
         );
         assert_eq!(runs[6].scenario.flows[0].cc.name, "westwood");
         assert_eq!(runs[6].scenario.flows[1].cc.name, "westwood");
-        assert_eq!(runs[2].scenario.topology.bottleneck.rate_bps, 20_000_000);
+        assert_eq!(
+            runs[2]
+                .scenario
+                .topology
+                .dumbbell()
+                .unwrap()
+                .bottleneck
+                .rate_bps,
+            20_000_000
+        );
         // Ids are distinct and depend only on the run's own parameters.
         let mut ids: Vec<_> = runs.iter().map(|r| r.id.clone()).collect();
         ids.sort();

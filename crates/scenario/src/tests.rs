@@ -48,9 +48,18 @@ fn every_contract_key_is_understood() {
     let s = from_str("full.toml", FULL, &[]).unwrap();
     assert_eq!(s.name, "cubic-vs-reno");
     assert_eq!(s.duration, SimDuration::from_secs(60));
-    assert_eq!(s.topology.bottleneck.rate_bps, 100_000_000);
-    assert_eq!(s.topology.bottleneck.loss, LossModel::Bernoulli(0.0001));
-    assert_eq!(s.topology.access.rate_bps, 1_000_000_000);
+    assert_eq!(
+        s.topology.dumbbell().unwrap().bottleneck.rate_bps,
+        100_000_000
+    );
+    assert_eq!(
+        s.topology.dumbbell().unwrap().bottleneck.loss,
+        LossModel::Bernoulli(0.0001)
+    );
+    assert_eq!(
+        s.topology.dumbbell().unwrap().access.rate_bps,
+        1_000_000_000
+    );
     assert_eq!(s.flows.len(), 2);
     assert_eq!(s.flow_count(), 3);
     let first = &s.flows[0];
@@ -67,7 +76,10 @@ fn every_contract_key_is_understood() {
     // RFC 3390: min(4*1448, max(2*1448, 4380)) = min(5792, 4380) = 4380.
     assert_eq!(second.initial_window, 4380);
     assert!(!first.ecn);
-    assert_eq!(s.topology.bottleneck.ecn_threshold, None);
+    assert_eq!(
+        s.topology.dumbbell().unwrap().bottleneck.ecn_threshold,
+        None
+    );
     let s = from_str(
         "full.toml",
         FULL,
@@ -78,7 +90,10 @@ fn every_contract_key_is_understood() {
     )
     .unwrap();
     assert!(s.flows[0].ecn);
-    assert_eq!(s.topology.bottleneck.ecn_threshold, Some(20));
+    assert_eq!(
+        s.topology.dumbbell().unwrap().bottleneck.ecn_threshold,
+        Some(20)
+    );
 }
 
 #[test]
@@ -89,7 +104,7 @@ fn bdp_buffer_is_rounded_to_packets() {
     assert_eq!(s.base_rtt(), SimDuration::from_millis(64));
     assert_eq!(s.bdp_bytes(), 800_000);
     assert_eq!(
-        s.buffer_limit(s.topology.bottleneck.buffer),
+        s.buffer_limit(s.topology.dumbbell().unwrap().bottleneck.buffer),
         (Some(533), None)
     );
 }
@@ -101,9 +116,15 @@ fn minimal_file_gets_documented_defaults() {
     assert_eq!(s.name, "minimal");
     assert_eq!(s.duration, SimDuration::from_secs(60));
     assert_eq!(s.seed, 1);
-    assert_eq!(s.topology.access.rate_bps, 100_000_000);
-    assert_eq!(s.topology.access.buffer, Buffer::Unlimited);
-    assert_eq!(s.topology.bottleneck.buffer, Buffer::Bdp(1.0));
+    assert_eq!(s.topology.dumbbell().unwrap().access.rate_bps, 100_000_000);
+    assert_eq!(
+        s.topology.dumbbell().unwrap().access.buffer,
+        Buffer::Unlimited
+    );
+    assert_eq!(
+        s.topology.dumbbell().unwrap().bottleneck.buffer,
+        Buffer::Bdp(1.0)
+    );
     assert_eq!(s.flows[0].recovery, Recovery::Sack);
     assert_eq!(s.flows[0].min_rto, SimDuration::from_millis(200));
     assert_eq!(s.output.interval, SimDuration::from_millis(10));
@@ -119,7 +140,14 @@ fn codel_and_fq_codel_queues() {
         )
     };
     let parse = |queue: &str| from_str("q.toml", &file(queue), &[]);
-    let codel = parse("\"codel\"").unwrap().topology.bottleneck.queue;
+    let codel = parse("\"codel\"")
+        .unwrap()
+        .topology
+        .dumbbell()
+        .unwrap()
+        .bottleneck
+        .queue
+        .clone();
     assert_eq!(
         codel,
         QueueDiscipline::Codel(CodelConfig {
@@ -128,7 +156,14 @@ fn codel_and_fq_codel_queues() {
             ecn: false,
         })
     );
-    let fq = parse("\"fq_codel\"").unwrap().topology.bottleneck.queue;
+    let fq = parse("\"fq_codel\"")
+        .unwrap()
+        .topology
+        .dumbbell()
+        .unwrap()
+        .bottleneck
+        .queue
+        .clone();
     assert_eq!(
         fq,
         QueueDiscipline::FqCodel(FqCodelConfig {
@@ -144,8 +179,11 @@ fn codel_and_fq_codel_queues() {
     )
     .unwrap()
     .topology
+    .dumbbell()
+    .unwrap()
     .bottleneck
-    .queue;
+    .queue
+    .clone();
     assert_eq!(
         given,
         QueueDiscipline::FqCodel(FqCodelConfig {
@@ -222,8 +260,11 @@ fn red_queue_by_name_or_table() {
         from_str("red.toml", &text, &[])
             .unwrap()
             .topology
+            .dumbbell()
+            .unwrap()
             .bottleneck
             .queue
+            .clone()
     };
     // By name: ns-2's defaults (thresh_ 5, maxthresh_ 15, q_weight_ 0.002, linterm_ 10,
     // gentle_ true); w_q stays unset so that adaptive mode may derive it.
@@ -274,7 +315,10 @@ fn overrides_apply_before_validation() {
     )
     .unwrap();
     assert_eq!(s.seed, 9);
-    assert_eq!(s.topology.bottleneck.rate_bps, 10_000_000);
+    assert_eq!(
+        s.topology.dumbbell().unwrap().bottleneck.rate_bps,
+        10_000_000
+    );
     let err = from_str("full.toml", FULL, &["flows.0.cc=cubik".into()]).unwrap_err();
     assert!(
         err.to_string()
@@ -392,9 +436,9 @@ fn malformed_inputs_name_file_key_and_problem() {
             "probability",
         ),
         (
-            "kind = \"parking-lot\"\nbottleneck = { rate = \"100Mbps\", delay = \"30ms\" }",
+            "kind = \"ring\"\nbottleneck = { rate = \"100Mbps\", delay = \"30ms\" }",
             "topology.kind",
-            "dumbbell",
+            "\"parking-lot\"",
         ),
         (
             "bottleneck = { rate = \"100Mbps\", delay = \"30ms\", ecn_threshold = 0 }",
@@ -896,4 +940,187 @@ fn scenario_files_must_be_small_regular_files() {
         );
     }
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Topology kinds and flow places: every bad input is one sentence naming the file and the
+/// key (docs/scenarios.md, "Topologies").
+#[test]
+fn topology_errors_name_the_key() {
+    let cases: &[(&str, &str, &str, &str)] = &[
+        // (topology, flow keys, key, part of the message)
+        (
+            "kind = \"parking-lot\"\nhops = 0\nlink = { rate = \"10Mbps\", delay = \"5ms\" }",
+            "",
+            "topology.hops",
+            "1 to 64",
+        ),
+        (
+            "kind = \"parking-lot\"\nhops = 3\nlink = { rate = \"10Mbps\", delay = \"5ms\" }",
+            "route = { from = 1, to = 4 }",
+            "flows.0.route.to",
+            "0 to 3",
+        ),
+        (
+            "kind = \"parking-lot\"\nhops = 3\nlink = { rate = \"10Mbps\", delay = \"5ms\" }",
+            "direction = \"reverse\"",
+            "flows.0.direction",
+            "dumbbell only",
+        ),
+        (
+            "kind = \"parking-lot\"\nhops = 2\nlink = { rate = \"10Mbps\", delay = \"5ms\" }\nhop3 = { rate = \"1Mbps\" }",
+            "",
+            "topology.hop3",
+            "unknown key",
+        ),
+        (
+            "kind = \"graph\"\nnodes = [\"a\", \"b\"]\nlinks = [{ between = [\"a\", \"c\"], rate = \"10Mbps\", delay = \"5ms\" }]",
+            "route = { from = \"a\", to = \"b\" }",
+            "topology.links.0.between",
+            "unknown node `c`",
+        ),
+        (
+            "kind = \"graph\"\nnodes = [\"a\", \"b\"]\nlinks = [{ between = [\"a\", \"b\"], rate = \"10Mbps\", delay = \"5ms\" }]",
+            "",
+            "flows.0.route",
+            "missing",
+        ),
+        (
+            "kind = \"graph\"\nnodes = [\"a\", \"b\", \"c\", \"d\"]\nlinks = [{ between = [\"a\", \"b\"], rate = \"10Mbps\", delay = \"5ms\" }, { between = [\"c\", \"d\"], rate = \"10Mbps\", delay = \"5ms\" }]",
+            "route = { from = \"a\", to = \"d\" }",
+            "flows.0.route.to",
+            "no route between `a` and `d`",
+        ),
+        (
+            "bottleneck = { rate = \"10Mbps\", delay = \"5ms\" }",
+            "route = { from = 0, to = 1 }",
+            "flows.0.route",
+            "dumbbell",
+        ),
+        (
+            "bottleneck = { rate = \"10Mbps\", delay = \"5ms\", reverse = { rate = \"1Mbps\", loss = 0.1 } }",
+            "",
+            "topology.bottleneck.reverse.loss",
+            "unknown key",
+        ),
+    ];
+    for (topology, flow, key, part) in cases {
+        let text = format!("[topology]\n{topology}\n[[flows]]\ncc = \"reno\"\n{flow}\n");
+        let message = from_str("net.toml", &text, &[]).unwrap_err().to_string();
+        assert!(
+            message.starts_with(&format!("net.toml: {key}:")) && message.contains(part),
+            "{topology} / {flow}: {message}"
+        );
+        assert_eq!(message.lines().count(), 1, "{message}");
+    }
+}
+
+#[test]
+fn topology_kinds_parse_with_their_defaults() {
+    let parse = |topology: &str, flows: &str| {
+        from_str("t.toml", &format!("[topology]\n{topology}\n{flows}"), &[]).unwrap()
+    };
+    // Parking lot: per-hop overrides replace only the keys they name; the default route is
+    // the long flow 0 → hops.
+    let s = parse(
+        "kind = \"parking-lot\"\nhops = 3\nlink = { rate = \"10Mbps\", delay = \"5ms\", buffer = 50 }\nhop2 = { rate = \"4Mbps\" }",
+        "[[flows]]\ncc = \"reno\"\n[[flows]]\ncc = \"reno\"\nroute = { from = 1, to = 2 }\n",
+    );
+    let Topology::ParkingLot(p) = &s.topology else {
+        panic!("a parking lot")
+    };
+    let rates: Vec<u64> = p.hops.iter().map(|l| l.rate_bps).collect();
+    assert_eq!(rates, [10_000_000, 4_000_000, 10_000_000]);
+    assert_eq!(p.hops[1].buffer, Buffer::Packets(50));
+    assert_eq!(s.flows[0].route, Some((0, 3)));
+    assert_eq!(s.flows[1].route, Some((1, 2)));
+    assert_eq!(s.reported_links(), 3);
+    // Dumbbell reverse: unspecified keys default to the forward direction's.
+    let s = parse(
+        "bottleneck = { rate = \"10Mbps\", delay = \"5ms\", buffer = 40, reverse = { rate = \"500kbps\" } }",
+        "[[flows]]\ncc = \"reno\"\n",
+    );
+    let d = s.topology.dumbbell().unwrap();
+    let reverse = d.reverse.as_ref().unwrap();
+    assert_eq!(
+        (reverse.rate_bps, reverse.delay, reverse.buffer),
+        (500_000, SimDuration::from_millis(5), Buffer::Packets(40))
+    );
+    assert_eq!(s.reported_links(), 2);
+    // Graph: node indexes in `nodes` order; both directions reported.
+    let s = parse(
+        "kind = \"graph\"\nnodes = [\"a\", \"r\", \"b\"]\nlinks = [{ between = [\"a\", \"r\"], rate = \"10Mbps\", delay = \"1ms\" }, { between = [\"r\", \"b\"], rate = \"5Mbps\", delay = \"1ms\" }]",
+        "[[flows]]\ncc = \"reno\"\nroute = { from = \"b\", to = \"a\" }\n",
+    );
+    assert_eq!(s.flows[0].route, Some((2, 0)));
+    assert_eq!(s.reported_links(), 4);
+}
+
+/// `--set` (and so sweeps) reach the keys of every topology kind.
+#[test]
+fn overrides_reach_parking_lot_graph_and_reverse_keys() {
+    let parking_lot = "[topology]\nkind = \"parking-lot\"\nhops = 2\nlink = { rate = \"10Mbps\", delay = \"5ms\" }\n[[flows]]\ncc = \"reno\"\n";
+    let s = from_str(
+        "p.toml",
+        parking_lot,
+        &[
+            "topology.link.rate=20Mbps".into(),
+            "topology.hop2.rate=5Mbps".into(),
+        ],
+    )
+    .unwrap();
+    let Topology::ParkingLot(p) = &s.topology else {
+        panic!("a parking lot")
+    };
+    assert_eq!(
+        (p.hops[0].rate_bps, p.hops[1].rate_bps),
+        (20_000_000, 5_000_000)
+    );
+
+    let graph = "[topology]\nkind = \"graph\"\nnodes = [\"a\", \"b\"]\nlinks = [{ between = [\"a\", \"b\"], rate = \"10Mbps\", delay = \"5ms\" }]\n[[flows]]\ncc = \"reno\"\nroute = { from = \"a\", to = \"b\" }\n";
+    let s = from_str("g.toml", graph, &["topology.links.0.rate=3Mbps".into()]).unwrap();
+    let Topology::Graph(g) = &s.topology else {
+        panic!("a graph")
+    };
+    assert_eq!(g.links[0].link.rate_bps, 3_000_000);
+
+    let dumbbell = "[topology]\nbottleneck = { rate = \"10Mbps\", delay = \"5ms\" }\n[[flows]]\ncc = \"reno\"\n";
+    let s = from_str(
+        "d.toml",
+        dumbbell,
+        &["topology.bottleneck.reverse.rate=1Mbps".into()],
+    )
+    .unwrap();
+    let reverse = s.topology.dumbbell().unwrap().reverse.as_ref().unwrap();
+    assert_eq!(reverse.rate_bps, 1_000_000);
+}
+
+/// queue.csv gets a row per sample and reported link: a 3-hop parking lot three, a dumbbell
+/// with reverse flows two (docs/outputs.md, "Output size").
+#[test]
+fn queue_rows_follow_the_reported_links() {
+    let rows = |topology: &str, flows: &str| {
+        from_str(
+            "q.toml",
+            &format!(
+                "duration = \"1s\"\n[topology]\n{topology}\n[[flows]]\ncc = \"reno\"\n{flows}"
+            ),
+            &[],
+        )
+        .unwrap()
+        .output_estimate()
+        .queue_rows
+    };
+    // 1 s at the default 10 ms interval: 100 samples.
+    let dumbbell = "bottleneck = { rate = \"10Mbps\", delay = \"5ms\" }";
+    assert_eq!(rows(dumbbell, ""), 100);
+    assert_eq!(
+        rows(
+            dumbbell,
+            "[[flows]]\ncc = \"reno\"\ndirection = \"reverse\"\n"
+        ),
+        200
+    );
+    let parking_lot =
+        "kind = \"parking-lot\"\nhops = 3\nlink = { rate = \"10Mbps\", delay = \"5ms\" }";
+    assert_eq!(rows(parking_lot, ""), 300);
 }

@@ -1,4 +1,5 @@
-//! cclab-sim: a fast, deterministic packet-level simulator of TCP over a dumbbell.
+//! cclab-sim: a fast, deterministic packet-level simulator of TCP over a dumbbell, a parking
+//! lot or a graph of links (`topology`).
 //!
 //! Build a [`Simulation`] from a validated [`cclab_scenario::Scenario`], run it with a
 //! [`TraceSink`] for the time series, and get a [`RunResult`] with per-flow and per-link

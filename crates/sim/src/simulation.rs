@@ -710,8 +710,9 @@ mod tests {
             cclab_scenario::from_str("test.toml", text, &[]).expect("the test scenario is valid");
         let mut simulation = Simulation::new(&scenario);
         if scheduled {
-            let limit = buffer_limit(&scenario, scenario.topology.bottleneck.buffer);
-            let fifo = TestFifo::new(limit, scenario.topology.bottleneck.ecn_threshold);
+            let bottleneck = &scenario.topology.dumbbell().expect("a dumbbell").bottleneck;
+            let limit = buffer_limit(&scenario, bottleneck.buffer);
+            let fifo = TestFifo::new(limit, bottleneck.ecn_threshold);
             simulation.links[BOTTLENECK as usize]
                 .replace_qdisc(Qdisc::Scheduled(AnyScheduledQdisc::TestFifo(fifo)));
         }

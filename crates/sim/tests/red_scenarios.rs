@@ -101,7 +101,7 @@ fn red_mean_queue_is_far_below_drop_tails_on_the_same_path() {
     let s = scenario(&text("reno", 16, "\"droptail\"", false));
     let bdp = s.bdp_bytes() as f64 / s.packet_bytes() as f64;
     let buffer = s
-        .buffer_limit(s.topology.bottleneck.buffer)
+        .buffer_limit(s.topology.dumbbell().unwrap().bottleneck.buffer)
         .0
         .expect("a BDP multiple is a packet limit") as f64;
     // Reno halves (β = 0.5, RFC 5681), CUBIC cuts to β = 0.7 (RFC 9438 §4.6).

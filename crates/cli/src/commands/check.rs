@@ -52,12 +52,23 @@ pub fn check(
         )));
     }
     let scenario = crate::commands::run::load_checked(file, overrides, max_output)?;
+    // The dumbbell's line is the one every earlier version printed.
+    let network = match &scenario.topology {
+        cclab_scenario::Topology::Dumbbell(d) => {
+            format!("bottleneck: {} bit/s", d.bottleneck.rate_bps)
+        }
+        other => format!(
+            "{}: {} reported links, fastest {} bit/s",
+            other.kind(),
+            scenario.reported_links(),
+            other.fastest_rate_bps()
+        ),
+    };
     crate::emit(&format!(
-        "{}: ok (flows: {}, duration: {} s, bottleneck: {} bit/s, base RTT: {}, output about {})\n",
+        "{}: ok (flows: {}, duration: {} s, {network}, base RTT: {}, output about {})\n",
         file.display(),
         scenario.flow_count(),
         scenario.duration.as_secs_f64(),
-        scenario.topology.bottleneck.rate_bps,
         scenario.base_rtt(),
         cclab_scenario::format_bytes(scenario.output_estimate().total_bytes())
     ));

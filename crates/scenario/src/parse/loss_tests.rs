@@ -33,27 +33,50 @@ fn assert_refused(keys: &str, key: &str, fragment: &str) {
 
 #[test]
 fn loss_forms() {
-    let b = parse("loss = 0.01").topology.bottleneck;
+    let b = parse("loss = 0.01")
+        .topology
+        .dumbbell()
+        .expect("a dumbbell")
+        .bottleneck
+        .clone();
     assert_eq!(
         (b.loss, b.ack_loss),
         (LossModel::Bernoulli(0.01), LossModel::None)
     );
     let b = parse("loss = { model = \"bernoulli\", p = 0.01 }")
         .topology
-        .bottleneck;
+        .dumbbell()
+        .expect("a dumbbell")
+        .bottleneck
+        .clone();
     assert_eq!(b.loss, LossModel::Bernoulli(0.01));
     // Zero is no loss, in either form.
-    assert_eq!(parse("loss = 0").topology.bottleneck.loss, LossModel::None);
+    assert_eq!(
+        parse("loss = 0")
+            .topology
+            .dumbbell()
+            .expect("a dumbbell")
+            .bottleneck
+            .clone()
+            .loss,
+        LossModel::None
+    );
     let b = parse("loss = { model = \"bernoulli\", p = 0.0 }")
         .topology
-        .bottleneck;
+        .dumbbell()
+        .expect("a dumbbell")
+        .bottleneck
+        .clone();
     assert_eq!(b.loss, LossModel::None);
     let b = parse(
         "loss = { model = \"gilbert-elliott\", p_good_to_bad = 0.01, p_bad_to_good = 0.3, \
          loss_good = 0.001, loss_bad = 0.5 }",
     )
     .topology
-    .bottleneck;
+    .dumbbell()
+    .expect("a dumbbell")
+    .bottleneck
+    .clone();
     assert_eq!(
         b.loss,
         LossModel::GilbertElliott {
@@ -68,7 +91,10 @@ fn loss_forms() {
         "ack_loss = { model = \"gilbert-elliott\", p_good_to_bad = 0.01, p_bad_to_good = 0.3 }",
     )
     .topology
-    .bottleneck;
+    .dumbbell()
+    .expect("a dumbbell")
+    .bottleneck
+    .clone();
     assert_eq!(b.loss, LossModel::None);
     assert_eq!(
         b.ack_loss,
@@ -80,7 +106,13 @@ fn loss_forms() {
         }
     );
     assert_eq!(
-        parse("ack_loss = 0.001").topology.bottleneck.ack_loss,
+        parse("ack_loss = 0.001")
+            .topology
+            .dumbbell()
+            .expect("a dumbbell")
+            .bottleneck
+            .clone()
+            .ack_loss,
         LossModel::Bernoulli(0.001)
     );
 }
@@ -206,7 +238,12 @@ fn bad_loss_values_name_file_and_key() {
 #[test]
 fn jitter_forms() {
     use cclab_cc::SimDuration;
-    let b = parse("jitter = { max = \"5ms\" }").topology.bottleneck;
+    let b = parse("jitter = { max = \"5ms\" }")
+        .topology
+        .dumbbell()
+        .expect("a dumbbell")
+        .bottleneck
+        .clone();
     assert_eq!(
         b.jitter,
         Some(Jitter {
@@ -222,7 +259,10 @@ fn jitter_forms() {
          correlation = 0.25, reorder = true }",
     )
     .topology
-    .bottleneck;
+    .dumbbell()
+    .expect("a dumbbell")
+    .bottleneck
+    .clone();
     assert_eq!(
         b.jitter,
         Some(Jitter {
@@ -236,8 +276,25 @@ fn jitter_forms() {
     );
     // A normal jitter may be centred on zero (half the draws then add nothing).
     let b = parse("jitter = { distribution = \"normal\", mean = \"0ms\", stddev = \"1ms\" }");
-    assert!(b.topology.bottleneck.jitter.is_some());
-    assert_eq!(parse("loss = 0.1").topology.bottleneck.jitter, None);
+    assert!(
+        b.topology
+            .dumbbell()
+            .expect("a dumbbell")
+            .bottleneck
+            .clone()
+            .jitter
+            .is_some()
+    );
+    assert_eq!(
+        parse("loss = 0.1")
+            .topology
+            .dumbbell()
+            .expect("a dumbbell")
+            .bottleneck
+            .clone()
+            .jitter,
+        None
+    );
 }
 
 #[test]

@@ -17,6 +17,7 @@ use crate::units::{parse_bdp_multiple, parse_bytes, parse_rate};
 mod loss;
 mod queue;
 mod section;
+mod topology;
 
 use section::Section;
 
@@ -73,7 +74,7 @@ pub fn scenario_from_table(file: &str, root: &Table) -> Result<Scenario, Scenari
     }
     .ok_or_else(|| root.invalid("seed", SEED_RANGE))?;
 
-    let topology = dumbbell(
+    let topology = topology::topology(
         &root
             .section("topology")?
             .unwrap_or_else(|| root.empty("topology")),
@@ -84,11 +85,14 @@ pub fn scenario_from_table(file: &str, root: &Table) -> Result<Scenario, Scenari
             .iter()
             .enumerate()
             .map(|(i, item)| match item {
-                Value::Table(t) => flow_group(&Section {
-                    file,
-                    path: format!("flows.{i}"),
-                    table: t,
-                }),
+                Value::Table(t) => flow_group(
+                    &Section {
+                        file,
+                        path: format!("flows.{i}"),
+                        table: t,
+                    },
+                    &topology,
+                ),
                 _ => Err(root.invalid(&format!("flows.{i}"), "must be a table ([[flows]])")),
             })
             .collect::<Result<Vec<_>, _>>()?,
@@ -294,38 +298,8 @@ fn default_name(file: &str) -> String {
         .to_string()
 }
 
-fn dumbbell(section: &Section) -> Result<Dumbbell, ScenarioError> {
-    section.allow_only(&["kind", "bottleneck", "access"])?;
-    match section.get("kind") {
-        None => {}
-        Some(Value::String(kind)) if kind == "dumbbell" => {}
-        Some(Value::String(kind)) => {
-            return Err(section.invalid(
-                "kind",
-                &format!("unknown topology `{kind}`; the only kind so far is \"dumbbell\""),
-            ));
-        }
-        Some(_) => return Err(section.invalid("kind", "must be a string such as \"dumbbell\"")),
-    }
-    let bottleneck_section = section.section("bottleneck")?.ok_or_else(|| {
-        section.invalid(
-            "bottleneck",
-            "missing; write e.g. bottleneck = { rate = \"100Mbps\", delay = \"30ms\" }",
-        )
-    })?;
-    let bottleneck = link(&bottleneck_section, None)?;
-    if bottleneck.delay.is_zero() {
-        return Err(bottleneck_section.invalid("delay", "must be longer than zero"));
-    }
-    let access = match section.section("access")? {
-        Some(access) => link(&access, Some(&bottleneck))?,
-        None => default_access(&bottleneck),
-    };
-    Ok(Dumbbell { bottleneck, access })
-}
-
 /// Access links default to ten times the bottleneck rate, no delay and no buffer limit.
-fn default_access(bottleneck: &Link) -> Link {
+pub(super) fn default_access(bottleneck: &Link) -> Link {
     Link {
         rate_bps: bottleneck.rate_bps.saturating_mul(10),
         delay: SimDuration::ZERO,
@@ -339,7 +313,7 @@ fn default_access(bottleneck: &Link) -> Link {
 }
 
 /// A link table. `bottleneck` is `Some` for access links, whose defaults derive from it.
-fn link(section: &Section, bottleneck: Option<&Link>) -> Result<Link, ScenarioError> {
+pub(super) fn link(section: &Section, bottleneck: Option<&Link>) -> Result<Link, ScenarioError> {
     // Random loss and ECN marking are properties of the shared bottleneck only.
     if bottleneck.is_none() {
         section.allow_only(&[
@@ -432,21 +406,57 @@ fn link(section: &Section, bottleneck: Option<&Link>) -> Result<Link, ScenarioEr
 /// drop everything: reject it here, where the packet size is known.
 fn check_buffers(root: &Section, scenario: &Scenario) -> Result<(), ScenarioError> {
     let packet = scenario.packet_bytes();
-    match scenario.topology.bottleneck.buffer {
-        Buffer::Bytes(bytes) if bytes < packet => Err(root.invalid(
-            "topology.bottleneck.buffer",
+    let too_small = |key: &str, bytes: u64| {
+        Err(root.invalid(
+            key,
             &format!("{bytes} bytes cannot hold one {packet}-byte packet"),
-        )),
-        Buffer::Bdp(multiple) if (scenario.bdp_bytes() as f64 * multiple) < packet as f64 / 2.0 => {
-            Err(root.invalid(
-                "topology.bottleneck.buffer",
-                &format!(
-                    "{multiple}bdp is less than half a packet (the BDP is {} bytes); give packets instead",
-                    scenario.bdp_bytes()
-                ),
-            ))
+        ))
+    };
+    match &scenario.topology {
+        Topology::Dumbbell(d) => {
+            if let Some(Buffer::Bytes(bytes)) = d.reverse.as_ref().map(|r| r.buffer)
+                && bytes < packet
+            {
+                return too_small("topology.bottleneck.reverse.buffer", bytes);
+            }
+            match d.bottleneck.buffer {
+                Buffer::Bytes(bytes) if bytes < packet => {
+                    too_small("topology.bottleneck.buffer", bytes)
+                }
+                Buffer::Bdp(multiple)
+                    if (scenario.bdp_bytes() as f64 * multiple) < packet as f64 / 2.0 =>
+                {
+                    Err(root.invalid(
+                        "topology.bottleneck.buffer",
+                        &format!(
+                            "{multiple}bdp is less than half a packet (the BDP is {} bytes); give packets instead",
+                            scenario.bdp_bytes()
+                        ),
+                    ))
+                }
+                _ => Ok(()),
+            }
         }
-        _ => Ok(()),
+        Topology::ParkingLot(p) => {
+            for (i, hop) in p.hops.iter().enumerate() {
+                if let Buffer::Bytes(bytes) = hop.buffer
+                    && bytes < packet
+                {
+                    return too_small(&format!("topology.hop{}.buffer", i + 1), bytes);
+                }
+            }
+            Ok(())
+        }
+        Topology::Graph(g) => {
+            for (i, l) in g.links.iter().enumerate() {
+                if let Buffer::Bytes(bytes) = l.link.buffer
+                    && bytes < packet
+                {
+                    return too_small(&format!("topology.links.{i}.buffer"), bytes);
+                }
+            }
+            Ok(())
+        }
     }
 }
 
@@ -472,9 +482,11 @@ const FLOW_KEYS: &[&str] = &[
     "ecn",
     "params",
     "drop",
+    "direction",
+    "route",
 ];
 
-fn flow_group(section: &Section) -> Result<FlowGroup, ScenarioError> {
+fn flow_group(section: &Section, topology: &Topology) -> Result<FlowGroup, ScenarioError> {
     section.allow_only(FLOW_KEYS)?;
     let cc_name = match section.get("cc") {
         Some(Value::String(s)) => s,
@@ -682,7 +694,10 @@ fn flow_group(section: &Section) -> Result<FlowGroup, ScenarioError> {
         }
     };
 
+    let (direction, route) = topology::flow_place(section, topology)?;
     Ok(FlowGroup {
+        direction,
+        route,
         cc,
         params,
         count,

@@ -188,8 +188,8 @@ mod tests {
         let text = "[topology]\nbottleneck = { rate = \"10Mbps\", delay = \"10ms\", \
                     loss = 0.2, ack_loss = 0.3 }\n[[flows]]\ncc = \"reno\"\n";
         let scenario = cclab_scenario::from_str("t.toml", text, &[]).expect("valid");
-        let (mut data, mut ack) =
-            LossProcess::for_link(9, "bottleneck", &scenario.topology.bottleneck);
+        let dumbbell = scenario.topology.dumbbell().expect("a dumbbell");
+        let (mut data, mut ack) = LossProcess::for_link(9, "bottleneck", &dumbbell.bottleneck);
         let mut old = Rng::for_component(9, "bottleneck-loss");
         let mut acks = Rng::for_component(9, "bottleneck-ack-loss");
         for _ in 0..1000 {

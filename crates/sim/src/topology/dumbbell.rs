@@ -1,14 +1,16 @@
 //! The dumbbell: senders S_i – access – router L – bottleneck – router R – access – receivers
-//! R_i. The bottleneck is a duplex link, one [`Link`] per direction; every flow has its own
-//! pair of access links on each side (one per direction), so flows meet only at the
-//! bottleneck.
+//! R_i. The bottleneck is a duplex link, one [`Link`] per direction ("bottleneck" left to
+//! right, "bottleneck-reverse" back, with its own rate, delay, buffer and queue when the
+//! scenario gives `bottleneck.reverse`); every flow has its own pair of access links on each
+//! side (one per direction), so flows meet only at the bottleneck. A `direction = "reverse"`
+//! flow sends from the right: its data takes "bottleneck-reverse", its ACKs "bottleneck".
 //!
 //! Links are created in the order every earlier version created them (the bottleneck, its
 //! reverse direction, then per flow: sender up, sender down, receiver down, receiver up), with
 //! the same random streams, so that a drop-tail dumbbell runs exactly as before.
 
 use cclab_cc::SimDuration;
-use cclab_scenario::{Dumbbell, LossModel, Scenario};
+use cclab_scenario::{Direction, Dumbbell, LossModel, Scenario, bdp_bytes};
 
 use crate::net::jitter::JitterProcess;
 use crate::net::link::Link;
@@ -64,8 +66,13 @@ pub fn build(scenario: &Scenario, topology: &Dumbbell) -> Network {
         .with_jitter(bottleneck_jitter("bottleneck")),
         LinkRole::Core,
     );
-    let reverse = network.add_link(
-        Link::new(
+    let carries_data = scenario
+        .flows
+        .iter()
+        .any(|g| g.direction == Direction::Reverse);
+    let reverse = match &topology.reverse {
+        // Today's reverse link: built exactly as before `reverse` existed.
+        None => Link::new(
             "bottleneck-reverse".into(),
             topology.bottleneck.rate_bps,
             topology.bottleneck.delay,
@@ -74,10 +81,49 @@ pub fn build(scenario: &Scenario, topology: &Dumbbell) -> Network {
             reverse_ack_loss,
         )
         .with_jitter(bottleneck_jitter("bottleneck-reverse")),
+        // The bottleneck's `loss`, `ack_loss` and `jitter` apply to both directions. Its own rate, delay, buffer and queue; a BDP buffer is its own rate × base RTT.
+        Some(config) => {
+            let (packets, bytes) = scenario.buffer_limit_at(
+                config.buffer,
+                bdp_bytes(config.rate_bps, scenario.base_rtt()),
+            );
+            let limit = crate::net::qdisc::BufferLimit { packets, bytes };
+            Link::new(
+                "bottleneck-reverse".into(),
+                config.rate_bps,
+                config.delay,
+                limit,
+                reverse_data_loss,
+                reverse_ack_loss,
+            )
+            .with_jitter(bottleneck_jitter("bottleneck-reverse"))
+            .with_qdisc(Qdisc::build(
+                &config.queue,
+                config.ecn_threshold,
+                QdiscEnv {
+                    limit,
+                    rate_bps: config.rate_bps,
+                    packet_bytes: scenario.packet_bytes(),
+                    rng: Rng::for_component(scenario.seed, "bottleneck-reverse-qdisc"),
+                },
+            ))
+        }
+    };
+    let reported_reverse = topology.reverse.is_some() || carries_data;
+    let reverse = network.add_link(
+        if reported_reverse {
+            reverse.track_queue_time()
+        } else {
+            reverse
+        },
         LinkRole::Core,
     );
     debug_assert_eq!((bottleneck, reverse), (BOTTLENECK, BOTTLENECK_REVERSE));
     network.report(BOTTLENECK);
+    // Reported when it is configured or carries data: old scenarios keep one link.
+    if reported_reverse {
+        network.report(BOTTLENECK_REVERSE);
+    }
 
     let mut id = 0u32;
     for group in &scenario.flows {
@@ -103,9 +149,15 @@ pub fn build(scenario: &Scenario, topology: &Dumbbell) -> Network {
             let receiver_down =
                 access("receiver-down", SimDuration::ZERO, LinkRole::ReceiverAccess);
             let receiver_up = access("receiver-up", SimDuration::ZERO, LinkRole::ReceiverAccess);
+            // A reverse flow's sender is on the right: its data crosses the bottleneck's
+            // reverse direction, its ACKs the forward one.
+            let (data, ack) = match group.direction {
+                Direction::Forward => (BOTTLENECK, BOTTLENECK_REVERSE),
+                Direction::Reverse => (BOTTLENECK_REVERSE, BOTTLENECK),
+            };
             network.add_flow(
-                &[sender_up, BOTTLENECK, receiver_down],
-                &[receiver_up, BOTTLENECK_REVERSE, sender_down],
+                &[sender_up, data, receiver_down],
+                &[receiver_up, ack, sender_down],
             );
             id += 1;
         }

@@ -4,24 +4,130 @@
 //! routes); the dumbbell is one builder among others.
 
 pub mod dumbbell;
+pub mod graph;
 pub mod max_min;
+pub mod parking_lot;
 pub mod routing;
 
 pub use max_min::max_min_shares;
 pub use routing::shortest_path;
 
-use cclab_scenario::{Buffer, Scenario};
+use cclab_cc::SimDuration;
+use cclab_scenario::{Buffer, Link as LinkConfig, LossModel, Scenario, Topology, bdp_bytes};
 
-use crate::net::network::Network;
-use crate::net::qdisc::BufferLimit;
+use crate::net::link::Link;
+use crate::net::loss::LossProcess;
+use crate::net::network::{LinkRole, Network};
+use crate::net::qdisc::{BufferLimit, Qdisc, QdiscEnv};
+use crate::rng::Rng;
 
 /// Build the network of `scenario`.
 pub fn build(scenario: &Scenario) -> Network {
-    dumbbell::build(scenario, &scenario.topology)
+    match &scenario.topology {
+        Topology::Dumbbell(d) => dumbbell::build(scenario, d),
+        Topology::ParkingLot(p) => parking_lot::build(scenario, p),
+        Topology::Graph(g) => graph::build(scenario, g),
+    }
 }
 
 /// A scenario buffer as a queue limit: packets or bytes, BDP multiples resolved.
 pub(crate) fn buffer_limit(scenario: &Scenario, buffer: Buffer) -> BufferLimit {
     let (packets, bytes) = scenario.buffer_limit(buffer);
     BufferLimit { packets, bytes }
+}
+
+/// A shared link of a parking lot or graph, reported in the outputs. Its BDP (for
+/// `buffer = "Nbdp"`) is its rate × `rtt`, the base RTT of the longest route through it.
+pub(crate) fn core_link(
+    scenario: &Scenario,
+    name: String,
+    config: &LinkConfig,
+    rtt: SimDuration,
+) -> Link {
+    let (packets, bytes) = scenario.buffer_limit_at(config.buffer, bdp_bytes(config.rate_bps, rtt));
+    let limit = BufferLimit { packets, bytes };
+    let qdisc = Qdisc::build(
+        &config.queue,
+        config.ecn_threshold,
+        QdiscEnv {
+            limit,
+            rate_bps: config.rate_bps,
+            packet_bytes: scenario.packet_bytes(),
+            rng: Rng::for_component(scenario.seed, &format!("{name}-qdisc")),
+        },
+    );
+    let data_loss = LossProcess::new(
+        config.loss.clone(),
+        Rng::for_component(scenario.seed, &format!("{name}-loss")),
+    );
+    let ack_loss = LossProcess::new(
+        config.ack_loss.clone(),
+        Rng::for_component(scenario.seed, &format!("{name}-ack-loss")),
+    );
+    Link::new(
+        name,
+        config.rate_bps,
+        config.delay,
+        limit,
+        data_loss,
+        ack_loss,
+    )
+    .track_queue_time()
+    .with_qdisc(qdisc)
+}
+
+/// A flow's four access links (sender up and down, receiver down and up), as the dumbbell
+/// builds them; `extra_rtt` goes on the sender's, half each way. Returns their ids.
+pub(crate) fn access_links(
+    network: &mut Network,
+    scenario: &Scenario,
+    access: &LinkConfig,
+    flow: u32,
+    extra_rtt: SimDuration,
+) -> [u32; 4] {
+    let limit = buffer_limit(scenario, access.buffer);
+    let extra_forward = SimDuration::from_nanos(extra_rtt.as_nanos().div_ceil(2));
+    let extra_reverse = extra_rtt - extra_forward;
+    let mut add = |name: &str, extra: SimDuration, role: LinkRole| {
+        let no_loss = || LossProcess::new(LossModel::None, Rng::for_component(scenario.seed, ""));
+        network.add_link(
+            Link::new(
+                format!("flow{flow}-{name}"),
+                access.rate_bps,
+                access.delay + extra,
+                limit,
+                no_loss(),
+                no_loss(),
+            ),
+            role,
+        )
+    };
+    [
+        add("sender-up", extra_forward, LinkRole::SenderAccess),
+        add("sender-down", extra_reverse, LinkRole::SenderAccess),
+        add("receiver-down", SimDuration::ZERO, LinkRole::ReceiverAccess),
+        add("receiver-up", SimDuration::ZERO, LinkRole::ReceiverAccess),
+    ]
+}
+
+/// Per core link, the base RTT of the longest route through it (data or ACK direction):
+/// `routes` gives each flow's core links both ways, `delays` each core link's delay, and
+/// every route adds its two access links each way. A link no route crosses gets its own
+/// round trip, 2 × its delay.
+pub(crate) fn longest_rtts(
+    delays: &[SimDuration],
+    access_delay: SimDuration,
+    routes: &[(Vec<usize>, Vec<usize>)],
+) -> Vec<SimDuration> {
+    let mut longest: Vec<SimDuration> = delays.iter().map(|&d| d * 2).collect();
+    for (data, ack) in routes {
+        let rtt = data
+            .iter()
+            .chain(ack)
+            .fold(access_delay * 4, |t, &l| t + delays[l]);
+        for &l in data.iter().chain(ack) {
+            longest[l] = longest[l].max(rtt);
+        }
+    }
+    longest
 }
