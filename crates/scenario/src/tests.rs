@@ -66,7 +66,7 @@ fn every_contract_key_is_understood() {
     assert_eq!(second.receive_window, Some(50 * 1448));
     // RFC 3390: min(4*1448, max(2*1448, 4380)) = min(5792, 4380) = 4380.
     assert_eq!(second.initial_window, 4380);
-    assert!(!first.ecn);
+    assert_eq!(first.ecn, EcnMode::Off);
     assert_eq!(s.topology.bottleneck.ecn_threshold, None);
     let s = from_str(
         "full.toml",
@@ -77,7 +77,7 @@ fn every_contract_key_is_understood() {
         ],
     )
     .unwrap();
-    assert!(s.flows[0].ecn);
+    assert_eq!(s.flows[0].ecn, EcnMode::Classic);
     assert_eq!(s.topology.bottleneck.ecn_threshold, Some(20));
 }
 
