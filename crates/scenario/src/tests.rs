@@ -79,6 +79,10 @@ fn every_contract_key_is_understood() {
     .unwrap();
     assert_eq!(s.flows[0].ecn, EcnMode::Classic);
     assert_eq!(s.topology.bottleneck.ecn_threshold, Some(20));
+    let s = from_str("full.toml", FULL, &["flows.0.ecn=\"l4s\"".into()]).unwrap();
+    assert_eq!(s.flows[0].ecn, EcnMode::L4s);
+    let s = from_str("full.toml", FULL, &["flows.0.ecn=false".into()]).unwrap();
+    assert_eq!(s.flows[0].ecn, EcnMode::Off);
 }
 
 #[test]
