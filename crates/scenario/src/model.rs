@@ -224,9 +224,9 @@ pub struct FlowGroup {
     /// Pace at cwnd/srtt (×2 in slow start, ×1.2 after, as Linux does) when the controller
     /// does not set a pacing rate itself.
     pub pacing: bool,
-    /// ECN-capable transport (RFC 3168 ECT): the bottleneck may mark CE instead of queueing
-    /// silently, and the receiver echoes the CE-marked bytes.
-    pub ecn: bool,
+    /// ECN-capable transport: the bottleneck may mark CE instead of queueing silently, and
+    /// the receiver echoes the CE-marked bytes.
+    pub ecn: EcnMode,
     /// Data-segment indexes (first transmissions, from 0) dropped once at the bottleneck.
     pub drop: Vec<u64>,
     /// `direction` (dumbbell only).
@@ -234,6 +234,26 @@ pub struct FlowGroup {
     /// `route = { from, to }`: node indexes (parking lot: 0..=hops; graph: into `nodes`);
     /// `None` on a dumbbell.
     pub route: Option<(usize, usize)>,
+}
+
+/// `ecn` of a flow group: the ECN codepoint its data segments carry.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum EcnMode {
+    /// `ecn = false`: not ECN-capable.
+    #[default]
+    Off,
+    /// `ecn = true`: ECT(0), the classic codepoint (RFC 3168).
+    Classic,
+    /// `ecn = "l4s"`: ECT(1), the L4S identifier (RFC 9331 §4), for a scalable controller
+    /// such as DCTCP; a DualPI2 queue serves these packets in its low-latency queue.
+    L4s,
+}
+
+impl EcnMode {
+    /// The data is ECN-capable (either codepoint).
+    pub fn is_capable(self) -> bool {
+        self != EcnMode::Off
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -75,7 +75,7 @@ fn every_contract_key_is_understood() {
     assert_eq!(second.receive_window, Some(50 * 1448));
     // RFC 3390: min(4*1448, max(2*1448, 4380)) = min(5792, 4380) = 4380.
     assert_eq!(second.initial_window, 4380);
-    assert!(!first.ecn);
+    assert_eq!(first.ecn, EcnMode::Off);
     assert_eq!(
         s.topology.dumbbell().unwrap().bottleneck.ecn_threshold,
         None
@@ -89,11 +89,15 @@ fn every_contract_key_is_understood() {
         ],
     )
     .unwrap();
-    assert!(s.flows[0].ecn);
+    assert_eq!(s.flows[0].ecn, EcnMode::Classic);
     assert_eq!(
         s.topology.dumbbell().unwrap().bottleneck.ecn_threshold,
         Some(20)
     );
+    let s = from_str("full.toml", FULL, &["flows.0.ecn=\"l4s\"".into()]).unwrap();
+    assert_eq!(s.flows[0].ecn, EcnMode::L4s);
+    let s = from_str("full.toml", FULL, &["flows.0.ecn=false".into()]).unwrap();
+    assert_eq!(s.flows[0].ecn, EcnMode::Off);
 }
 
 #[test]
@@ -1123,4 +1127,146 @@ fn queue_rows_follow_the_reported_links() {
     let parking_lot =
         "kind = \"parking-lot\"\nhops = 3\nlink = { rate = \"10Mbps\", delay = \"5ms\" }";
     assert_eq!(rows(parking_lot, ""), 300);
+}
+
+#[test]
+fn pie_and_dualpi2_queues_by_name_or_table() {
+    let parse = |queue: &str| {
+        let text = format!(
+            "[topology]\nbottleneck = {{ rate = \"10Mbps\", delay = \"10ms\", queue = {queue} }}\n\
+             [[flows]]\ncc = \"reno\"\n"
+        );
+        from_str("aqm.toml", &text, &[])
+            .map(|s| {
+                s.topology
+                    .dumbbell()
+                    .expect("a dumbbell")
+                    .bottleneck
+                    .queue
+                    .clone()
+            })
+            .map_err(|e| e.to_string())
+    };
+    let ms = SimDuration::from_millis;
+    // RFC 8033 §5: QDELAY_REF 15 ms, T_UPDATE 15 ms, alpha 0.125, beta 1.25, MAX_BURST 150 ms.
+    assert_eq!(
+        PieConfig::default(),
+        PieConfig {
+            target: ms(15),
+            tupdate: ms(15),
+            alpha: 0.125,
+            beta: 1.25,
+            max_burst: ms(150),
+            ecn: false,
+        }
+    );
+    assert_eq!(
+        parse("\"pie\""),
+        Ok(QueueDiscipline::Pie(PieConfig::default()))
+    );
+    assert_eq!(
+        parse(
+            "{ kind = \"pie\", target = \"5ms\", tupdate = \"30ms\", alpha = 0.25, beta = 2, \
+             max_burst = \"0ms\", ecn = true }"
+        ),
+        Ok(QueueDiscipline::Pie(PieConfig {
+            target: ms(5),
+            tupdate: ms(30),
+            alpha: 0.25,
+            beta: 2.0,
+            max_burst: SimDuration::ZERO,
+            ecn: true,
+        }))
+    );
+    // Linux's defaults, which RFC 9332 Appendix A derives from RTT_max = 100 ms.
+    assert_eq!(
+        DualPi2Config::default(),
+        DualPi2Config {
+            target: ms(15),
+            tupdate: ms(16),
+            alpha: 0.16,
+            beta: 3.2,
+            coupling: 2.0,
+            step_threshold: ms(1),
+        }
+    );
+    assert_eq!(
+        parse("\"dualpi2\""),
+        Ok(QueueDiscipline::DualPi2(DualPi2Config::default()))
+    );
+    assert_eq!(
+        parse(
+            "{ kind = \"dualpi2\", target = \"20ms\", tupdate = \"10ms\", alpha = 10, \
+             beta = 100, coupling = 1.5, step_threshold = \"500us\" }"
+        ),
+        Ok(QueueDiscipline::DualPi2(DualPi2Config {
+            target: ms(20),
+            tupdate: ms(10),
+            alpha: 10.0,
+            beta: 100.0,
+            coupling: 1.5,
+            step_threshold: SimDuration::from_micros(500),
+        }))
+    );
+    let errors = [
+        (
+            "{ kind = \"pie\", alpha = 3 }",
+            "queue.alpha",
+            "outside [0, 2]",
+        ),
+        (
+            "{ kind = \"pie\", beta = -1 }",
+            "queue.beta",
+            "outside [0, 2]",
+        ),
+        (
+            "{ kind = \"pie\", tupdate = \"0ms\" }",
+            "queue.tupdate",
+            "longer than zero",
+        ),
+        (
+            "{ kind = \"pie\", target = 15 }",
+            "queue.target",
+            "needs a unit",
+        ),
+        (
+            "{ kind = \"pie\", ecn = \"yes\" }",
+            "queue.ecn",
+            "true or false",
+        ),
+        (
+            "{ kind = \"pie\", max_brust = \"1s\" }",
+            "queue.max_brust",
+            "did you mean `max_burst`",
+        ),
+        (
+            "{ kind = \"dualpi2\", coupling = 0.5 }",
+            "queue.coupling",
+            "outside [1, 255]",
+        ),
+        (
+            "{ kind = \"dualpi2\", alpha = 2000 }",
+            "queue.alpha",
+            "outside [0, 1000]",
+        ),
+        (
+            "{ kind = \"dualpi2\", step_threshold = \"0ms\" }",
+            "queue.step_threshold",
+            "longer than zero",
+        ),
+        (
+            "{ kind = \"dualpi2\", ecn = true }",
+            "queue.ecn",
+            "unknown key",
+        ),
+    ];
+    for (queue, key, fragment) in errors {
+        let message = parse(queue).unwrap_err();
+        assert!(
+            message.starts_with(&format!("aqm.toml: topology.bottleneck.{key}: ")),
+            "{message}"
+        );
+        assert!(message.contains(fragment), "{message} lacks {fragment}");
+        assert!(!message.contains('\n'), "{message} is not one line");
+    }
 }

@@ -27,10 +27,22 @@ pub enum Ecn {
     /// Not ECN-capable: a congested queue can only drop it.
     #[default]
     NotEct,
-    /// ECN-capable transport.
+    /// ECN-capable transport, ECT(0): the classic codepoint (RFC 3168).
     Ect,
+    /// ECT(1), the L4S identifier (RFC 9331 §4): a scalable sender (DCTCP, Prague) asking
+    /// for immediate, frequent marking; an L4S-aware queue (DualPI2) classifies it into its
+    /// low-latency queue.
+    Ect1,
     /// Congestion experienced: marked by a queue.
     Ce,
+}
+
+impl Ecn {
+    /// ECT(0) or ECT(1): a queue may mark the packet CE instead of dropping it.
+    #[inline(always)]
+    pub fn is_ect(self) -> bool {
+        matches!(self, Ecn::Ect | Ecn::Ect1)
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

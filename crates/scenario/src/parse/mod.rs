@@ -669,9 +669,15 @@ fn flow_group(section: &Section, topology: &Topology) -> Result<FlowGroup, Scena
         Some(_) => return Err(section.invalid("pacing", "must be true or false")),
     };
     let ecn = match section.get("ecn") {
-        None => false,
-        Some(Value::Boolean(b)) => *b,
-        Some(_) => return Err(section.invalid("ecn", "must be true or false")),
+        None | Some(Value::Boolean(false)) => EcnMode::Off,
+        Some(Value::Boolean(true)) => EcnMode::Classic,
+        Some(Value::String(s)) if s == "l4s" => EcnMode::L4s,
+        Some(_) => {
+            return Err(section.invalid(
+                "ecn",
+                "must be true or false, or \"l4s\" to send ECT(1), the L4S identifier",
+            ));
+        }
     };
     let drop = match section.get("drop") {
         None => Vec::new(),

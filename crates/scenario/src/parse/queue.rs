@@ -13,7 +13,7 @@ use crate::network::*;
 
 /// The disciplines the simulator implements; the others of [`QUEUE_DISCIPLINES`] are refused
 /// with a clear message until they are built.
-const BUILT: &[&str] = &["droptail", "red", "codel", "fq_codel"];
+const BUILT: &[&str] = &["droptail", "red", "codel", "fq_codel", "pie", "dualpi2"];
 
 /// The `queue` key of `section` (drop-tail when absent).
 pub(super) fn queue(section: &Section) -> Result<QueueDiscipline, ScenarioError> {
@@ -70,8 +70,61 @@ pub(super) fn queue(section: &Section) -> Result<QueueDiscipline, ScenarioError>
         "red" => red(&params).map(QueueDiscipline::Red),
         "codel" => codel(&params).map(QueueDiscipline::Codel),
         "fq_codel" => fq_codel(&params).map(QueueDiscipline::FqCodel),
+        "pie" => pie(&params).map(QueueDiscipline::Pie),
+        "dualpi2" => dualpi2(&params).map(QueueDiscipline::DualPi2),
         other => unreachable!("`{other}` is in BUILT but has no parser"),
     }
+}
+
+/// PIE, RFC 8033: `target`, `tupdate`, `alpha`, `beta`, `max_burst`, `ecn`.
+fn pie(params: &Section) -> Result<PieConfig, ScenarioError> {
+    params.allow_only(&[
+        "kind",
+        "target",
+        "tupdate",
+        "alpha",
+        "beta",
+        "max_burst",
+        "ecn",
+    ])?;
+    let default = PieConfig::default();
+    Ok(PieConfig {
+        target: positive_duration(params, "target", default.target)?,
+        tupdate: positive_duration(params, "tupdate", default.tupdate)?,
+        // Linux `tc pie` takes alpha and beta in sixteenths up to 32, i.e. [0, 2] Hz, the
+        // range RFC 8033's gains are tuned in.
+        alpha: number_in(params, "alpha", default.alpha, 0.0..=2.0)?,
+        beta: number_in(params, "beta", default.beta, 0.0..=2.0)?,
+        // Zero is allowed: no burst allowance at all.
+        max_burst: params.duration("max_burst")?.unwrap_or(default.max_burst),
+        ecn: flag(params, "ecn", default.ecn)?,
+    })
+}
+
+/// DualPI2, RFC 9332: `target`, `tupdate`, `alpha`, `beta`, `coupling`, `step_threshold`.
+fn dualpi2(params: &Section) -> Result<DualPi2Config, ScenarioError> {
+    params.allow_only(&[
+        "kind",
+        "target",
+        "tupdate",
+        "alpha",
+        "beta",
+        "coupling",
+        "step_threshold",
+    ])?;
+    let default = DualPi2Config::default();
+    Ok(DualPi2Config {
+        target: positive_duration(params, "target", default.target)?,
+        tupdate: positive_duration(params, "tupdate", default.tupdate)?,
+        // RFC 9332 Appendix A: alpha = 0.1·Tupdate/RTT_max², beta = 0.3/RTT_max, in Hz;
+        // 1000 Hz leaves room for data-centre RTTs of a fraction of a millisecond.
+        alpha: number_in(params, "alpha", default.alpha, 0.0..=1000.0)?,
+        beta: number_in(params, "beta", default.beta, 0.0..=1000.0)?,
+        // Linux takes k as an integer of at least 1 (an 8-bit field); k < 1 would mark L4S
+        // traffic less than the square-root law gives classic traffic.
+        coupling: number_in(params, "coupling", default.coupling, 1.0..=255.0)?,
+        step_threshold: positive_duration(params, "step_threshold", default.step_threshold)?,
+    })
 }
 
 /// `{ kind = "red", ... }`: Floyd & Jacobson's thresholds, weight and probability, checked

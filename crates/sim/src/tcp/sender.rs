@@ -16,7 +16,7 @@ use cclab_cc::{
     Ack, CongestionControl, CongestionEvent, SimDuration, SimTime, SlowStartExit, TimeoutEvent,
     UNLIMITED,
 };
-use cclab_scenario::Recovery;
+use cclab_scenario::{EcnMode, Recovery};
 
 use crate::histogram::Histogram;
 use crate::packet::{Ecn, MAX_SACK_BLOCKS, Packet, PacketKind, SackBlock};
@@ -41,8 +41,8 @@ pub struct SenderConfig {
     pub min_rto: SimDuration,
     /// Pace at Linux's default rate when the controller sets none.
     pub pacing: bool,
-    /// Send ECN-capable (ECT) data.
-    pub ecn: bool,
+    /// Send ECN-capable data: ECT(0), or ECT(1) for L4S (RFC 9331 §4).
+    pub ecn: EcnMode,
     /// Rate of the sender's own access link in bit/s: with it the sender keeps TCP Small
     /// Queues' limit on what waits there (`small_queues.rs`); `None` hands every packet over
     /// at once (unit tests).
@@ -888,10 +888,10 @@ impl Sender {
             payload: len,
             seq,
             sack: [SackBlock::default(); MAX_SACK_BLOCKS],
-            ecn: if self.config.ecn {
-                Ecn::Ect
-            } else {
-                Ecn::NotEct
+            ecn: match self.config.ecn {
+                EcnMode::Off => Ecn::NotEct,
+                EcnMode::Classic => Ecn::Ect,
+                EcnMode::L4s => Ecn::Ect1,
             },
             ce_bytes: 0,
         });
@@ -946,7 +946,7 @@ mod tests {
                 receive_window: None,
                 min_rto: SimDuration::from_millis(200),
                 pacing: false,
-                ecn: false,
+                ecn: EcnMode::Off,
                 nic_rate_bps: None,
             },
             Box::new(cc),

@@ -125,7 +125,7 @@ fn mark(packet: &mut Packet, ce_marks: &mut u64) -> bool {
     match packet.ecn {
         Ecn::NotEct => false,
         Ecn::Ce => true,
-        Ecn::Ect => {
+        Ecn::Ect | Ecn::Ect1 => {
             packet.ecn = Ecn::Ce;
             *ce_marks += 1;
             true

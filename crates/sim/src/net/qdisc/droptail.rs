@@ -25,7 +25,7 @@ impl ArrivalQdisc for DropTail {
         ) {
             return Verdict::Drop(DropReason::Overflow);
         }
-        if packet.ecn == Ecn::Ect
+        if packet.ecn.is_ect()
             && self
                 .ecn_threshold
                 .is_some_and(|k| context.waiting_packets >= k)

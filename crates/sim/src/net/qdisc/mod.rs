@@ -17,7 +17,9 @@
 
 pub mod codel;
 pub mod droptail;
+pub mod dualpi2;
 pub mod fq_codel;
+pub mod pie;
 pub mod red;
 #[cfg(test)]
 pub mod test_fifo;
@@ -27,7 +29,9 @@ use cclab_scenario::QueueDiscipline;
 
 pub use codel::Codel;
 pub use droptail::DropTail;
+pub use dualpi2::DualPi2;
 pub use fq_codel::FqCodel;
+pub use pie::Pie;
 pub use red::Red;
 
 use crate::packet::Packet;
@@ -145,11 +149,15 @@ impl ArrivalQdisc for AnyArrivalQdisc {
     }
 }
 
-/// The dequeue-deciding disciplines (PIE and DualPI2 go here too).
+/// The dequeue-deciding disciplines.
 #[derive(Clone, Debug)]
 pub enum AnyScheduledQdisc {
     Codel(Codel),
     FqCodel(FqCodel),
+    // Boxed, as RED is: the link holds its discipline inline, and drop-tail's fast path
+    // should not carry the larger disciplines' state.
+    Pie(Box<Pie>),
+    DualPi2(Box<DualPi2>),
     /// A FIFO run through the scheduled path, to check that path against drop-tail.
     #[cfg(test)]
     TestFifo(test_fifo::TestFifo),
@@ -160,6 +168,8 @@ impl ScheduledQdisc for AnyScheduledQdisc {
         match self {
             AnyScheduledQdisc::Codel(q) => q.enqueue(now, packet),
             AnyScheduledQdisc::FqCodel(q) => q.enqueue(now, packet),
+            AnyScheduledQdisc::Pie(q) => q.enqueue(now, packet),
+            AnyScheduledQdisc::DualPi2(q) => q.enqueue(now, packet),
             #[cfg(test)]
             AnyScheduledQdisc::TestFifo(q) => q.enqueue(now, packet),
         }
@@ -173,6 +183,8 @@ impl ScheduledQdisc for AnyScheduledQdisc {
         match self {
             AnyScheduledQdisc::Codel(q) => q.dequeue(now, dropped),
             AnyScheduledQdisc::FqCodel(q) => q.dequeue(now, dropped),
+            AnyScheduledQdisc::Pie(q) => q.dequeue(now, dropped),
+            AnyScheduledQdisc::DualPi2(q) => q.dequeue(now, dropped),
             #[cfg(test)]
             AnyScheduledQdisc::TestFifo(q) => q.dequeue(now, dropped),
         }
@@ -182,6 +194,8 @@ impl ScheduledQdisc for AnyScheduledQdisc {
         match self {
             AnyScheduledQdisc::Codel(q) => q.backlog(),
             AnyScheduledQdisc::FqCodel(q) => q.backlog(),
+            AnyScheduledQdisc::Pie(q) => q.backlog(),
+            AnyScheduledQdisc::DualPi2(q) => q.backlog(),
             #[cfg(test)]
             AnyScheduledQdisc::TestFifo(q) => q.backlog(),
         }
@@ -191,6 +205,8 @@ impl ScheduledQdisc for AnyScheduledQdisc {
         match self {
             AnyScheduledQdisc::Codel(q) => q.ce_marks(),
             AnyScheduledQdisc::FqCodel(q) => q.ce_marks(),
+            AnyScheduledQdisc::Pie(q) => q.ce_marks(),
+            AnyScheduledQdisc::DualPi2(q) => q.ce_marks(),
             #[cfg(test)]
             AnyScheduledQdisc::TestFifo(q) => q.ce_marks(),
         }
@@ -234,10 +250,17 @@ impl Qdisc {
             QueueDiscipline::FqCodel(fq_codel) => Qdisc::Scheduled(AnyScheduledQdisc::FqCodel(
                 FqCodel::new(fq_codel, env.limit, env.packet_bytes, env.rng.next_u64()),
             )),
-            other => unreachable!(
-                "queue discipline {} is refused by the scenario parser until it is built",
-                other.name()
-            ),
+            QueueDiscipline::Pie(pie) => Qdisc::Scheduled(AnyScheduledQdisc::Pie(Box::new(
+                Pie::new(pie.clone(), env.limit, env.packet_bytes, env.rng),
+            ))),
+            QueueDiscipline::DualPi2(dualpi2) => {
+                Qdisc::Scheduled(AnyScheduledQdisc::DualPi2(Box::new(DualPi2::new(
+                    dualpi2.clone(),
+                    env.limit,
+                    env.packet_bytes,
+                    env.rng,
+                ))))
+            }
         }
     }
 }
