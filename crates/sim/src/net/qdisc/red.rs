@@ -14,7 +14,7 @@
 use cclab_cc::{SimDuration, SimTime};
 use cclab_scenario::RedConfig;
 
-use super::{ArrivalContext, ArrivalQdisc, DropReason, Verdict};
+use super::{ArrivalContext, ArrivalQdisc, BufferLimit, DropReason, QdiscEnv, Verdict};
 use crate::packet::{Ecn, Packet};
 use crate::rng::Rng;
 
@@ -47,6 +47,10 @@ pub struct Red {
     /// When adaptive RED next revises max_p.
     next_adaptation: SimTime,
     rng: Rng,
+    /// The link's buffer limit and rate, as the link was built (see
+    /// `AnyArrivalQdisc::on_arrival` for why RED keeps its own copy).
+    pub(super) limit: BufferLimit,
+    pub(super) rate_bps: u64,
 }
 
 /// Where the average queue puts an arriving packet.
@@ -62,9 +66,15 @@ enum Region {
 }
 
 impl Red {
-    /// A RED queue for a link of `rate_bps`; `packet_bytes` is the scenario's data packet
-    /// (the mean packet size unless the configuration gives one).
-    pub fn new(config: &RedConfig, rate_bps: u64, packet_bytes: u64, rng: Rng) -> Red {
+    /// A RED queue for the link `env` describes; its `packet_bytes` (the scenario's data
+    /// packet) is the mean packet size unless the configuration gives one.
+    pub fn new(config: &RedConfig, env: QdiscEnv) -> Red {
+        let QdiscEnv {
+            limit,
+            rate_bps,
+            packet_bytes,
+            rng,
+        } = env;
         debug_assert!(
             0.0 <= config.min_th && config.min_th < config.max_th,
             "thresholds validated by the scenario parser"
@@ -95,6 +105,8 @@ impl Red {
             count: 0,
             next_adaptation: SimTime::ZERO + ADAPTATION_INTERVAL,
             rng,
+            limit,
+            rate_bps,
         }
     }
 
@@ -217,6 +229,9 @@ impl Red {
 }
 
 impl ArrivalQdisc for Red {
+    /// Kept out of line, so that `Link::enqueue`, which every drop-tail packet runs through,
+    /// does not grow by RED's body (see `AnyArrivalQdisc::on_arrival`).
+    #[inline(never)]
     fn on_arrival(&mut self, context: &ArrivalContext, packet: &mut Packet) -> Verdict {
         if self.adaptive {
             self.adapt_until(context.now, context.idle_since);
@@ -297,7 +312,13 @@ mod tests {
     }
 
     fn red(config: RedConfig) -> Red {
-        Red::new(&config, RATE, PACKET, Rng::for_component(1, "red-test"))
+        let env = QdiscEnv {
+            limit: BufferLimit::default(),
+            rate_bps: RATE,
+            packet_bytes: PACKET,
+            rng: Rng::for_component(1, "red-test"),
+        };
+        Red::new(&config, env)
     }
 
     fn packet(wire_bytes: u32, ecn: Ecn) -> Packet {
@@ -751,7 +772,7 @@ mod tests {
     fn a_link_built_with_red_drops_early_and_counts_it() {
         use crate::net::link::{Admission, Link};
         use crate::net::loss::LossProcess;
-        use crate::net::qdisc::{Qdisc, QdiscEnv};
+        use crate::net::qdisc::Qdisc;
         use cclab_scenario::{LossModel, QueueDiscipline};
 
         // w_q = 1 makes the average the queue itself: min_th 1, max_th 2, no gentle region.
