@@ -20,8 +20,8 @@
 #include <chrono>
 #include <cstdio>
 #include <ctime>
+#include <deque>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 using namespace ns3;
@@ -39,7 +39,7 @@ struct Window
     double start_s = 0.0;
     bool open = false;
     // Queue-disc sojourn (QueueDisc "SojournTime": enqueue to dequeue from the queue disc)
-    // of every packet dequeued in the window.
+    // of every packet dequeued in the window, including those CoDel drops at dequeue.
     double sojourn_sum_s = 0.0;
     uint64_t sojourn_count = 0;
     // Whole wait, queue-disc enqueue to start of transmission, of every packet that began
@@ -57,8 +57,12 @@ struct Window
     uint64_t tx_bytes = 0;
 };
 
-// Arrival time at the queue disc of each packet waiting at the bottleneck, by packet uid.
-std::unordered_map<uint64_t, Time> g_arrivals;
+// Arrival times at the queue disc of the packets it has released that have not begun
+// transmission yet (at most the device queue's one packet and the one handed over). Past the
+// queue disc everything is first in, first out, so times leave in the order they came.
+// (Packet uids cannot key this: ns-3's TCP copies segments out of its send buffer, and a
+// copy keeps its uid, so a retransmission shares the original's.)
+std::deque<Time> g_released;
 
 Window g_window;
 
@@ -74,12 +78,21 @@ struct FlowCounters
 };
 
 std::vector<FlowCounters> g_flows;
+bool g_print_events = false; // --events: one stderr line per recovery and timeout
 
 void
 OnCongState(uint32_t flow,
             TcpSocketState::TcpCongState_t /*old*/,
             TcpSocketState::TcpCongState_t now)
 {
+    if (g_print_events && (now == TcpSocketState::CA_RECOVERY || now == TcpSocketState::CA_LOSS))
+    {
+        std::fprintf(stderr,
+                     "%.6f %u %s\n",
+                     Simulator::Now().GetSeconds(),
+                     flow,
+                     now == TcpSocketState::CA_RECOVERY ? "recovery_start" : "timeout");
+    }
     if (!g_window.open)
     {
         return;
@@ -166,33 +179,38 @@ OnDeviceBacklog(uint32_t /*old*/, uint32_t now)
 }
 
 void
-OnQdiscEnqueue(Ptr<const QueueDiscItem> item)
+OnQdiscDequeue(Ptr<const QueueDiscItem> item)
 {
-    g_arrivals[item->GetPacket()->GetUid()] = Simulator::Now();
+    // The item's time stamp is its arrival at the queue disc (QueueDisc::Enqueue).
+    g_released.push_back(item->GetTimeStamp());
 }
 
+// ns-3 fires the queue disc's Dequeue trace for a packet that CoDel (or FQ-CoDel's CoDel)
+// then drops, and DropAfterDequeue right after it (QueueDisc::AddInternalQueue and
+// AddQueueDiscClass connect the inner dequeue traces): that packet never reaches the device.
 void
-OnQdiscDrop(Ptr<const QueueDiscItem> item)
+OnQdiscDropAfterDequeue(Ptr<const QueueDiscItem> /*item*/, const char* /*reason*/)
 {
-    g_arrivals.erase(item->GetPacket()->GetUid());
+    if (!g_released.empty())
+    {
+        g_released.pop_back();
+    }
 }
 
 void
 OnPhyTxBegin(Ptr<const Packet> packet)
 {
-    auto arrival = g_arrivals.find(packet->GetUid());
+    if (g_released.empty())
+    {
+        return; // cannot happen: every packet on this device came through the queue disc
+    }
+    Time arrival = g_released.front();
+    g_released.pop_front();
     if (g_window.open)
     {
         g_window.tx_bytes += packet->GetSize();
-        if (arrival != g_arrivals.end())
-        {
-            g_window.wait_sum_s += (Simulator::Now() - arrival->second).GetSeconds();
-            g_window.wait_count++;
-        }
-    }
-    if (arrival != g_arrivals.end())
-    {
-        g_arrivals.erase(arrival);
+        g_window.wait_sum_s += (Simulator::Now() - arrival).GetSeconds();
+        g_window.wait_count++;
     }
 }
 
@@ -267,6 +285,7 @@ main(int argc, char* argv[])
     cmd.AddValue("accessDelay", "access link one-way delay, ms", access_delay_ms);
     cmd.AddValue("bufferBdp", "bottleneck queue limit, multiples of the BDP", buffer_bdp);
     cmd.AddValue("mss", "TCP segment size (payload bytes)", mss);
+    cmd.AddValue("events", "print each flow's recoveries and timeouts to stderr", g_print_events);
     cmd.Parse(argc, argv);
 
     const uint32_t flows = newreno + cubic;
@@ -490,10 +509,9 @@ main(int argc, char* argv[])
     Ptr<QueueDisc> qdisc = bottleneck_qdisc.Get(0);
     qdisc->TraceConnectWithoutContext("SojournTime", MakeCallback(&OnSojourn));
     qdisc->TraceConnectWithoutContext("PacketsInQueue", MakeCallback(&OnQdiscBacklog));
-    qdisc->TraceConnectWithoutContext("Enqueue", MakeCallback(&OnQdiscEnqueue));
-    // Dropped after enqueue (overflow of a full queue is refused before enqueue, and CoDel,
-    // FQ-CoDel and RED drop from the queue): it will never be transmitted.
-    qdisc->TraceConnectWithoutContext("Drop", MakeCallback(&OnQdiscDrop));
+    qdisc->TraceConnectWithoutContext("Dequeue", MakeCallback(&OnQdiscDequeue));
+    qdisc->TraceConnectWithoutContext("DropAfterDequeue",
+                                      MakeCallback(&OnQdiscDropAfterDequeue));
     DynamicCast<PointToPointNetDevice>(core.Get(0))
         ->GetQueue()
         ->TraceConnectWithoutContext("PacketsInQueue", MakeCallback(&OnDeviceBacklog));
