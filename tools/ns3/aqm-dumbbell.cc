@@ -268,6 +268,7 @@ main(int argc, char* argv[])
     double access_delay_ms = 1.0;
     double buffer_bdp = 10.0;
     uint32_t mss = 1448;
+    bool delayed_ack = true;
 
     CommandLine cmd(__FILE__);
     cmd.AddValue("queue", "bottleneck queue disc: pfifo, red, codel, fq_codel, pie", queue);
@@ -285,6 +286,10 @@ main(int argc, char* argv[])
     cmd.AddValue("accessDelay", "access link one-way delay, ms", access_delay_ms);
     cmd.AddValue("bufferBdp", "bottleneck queue limit, multiples of the BDP", buffer_bdp);
     cmd.AddValue("mss", "TCP segment size (payload bytes)", mss);
+    cmd.AddValue("delayedAck",
+                 "ACK every second segment (40 ms timer), as cclab's delayed_ack = true; false: "
+                 "ACK every segment",
+                 delayed_ack);
     cmd.AddValue("events", "print each flow's recoveries and timeouts to stderr", g_print_events);
     cmd.Parse(argc, argv);
 
@@ -317,7 +322,7 @@ main(int argc, char* argv[])
     // cap the window below 10 BDP), min RTO 1 s, delayed-ACK timer 200 ms.
     Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(mss));
     Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(10));
-    Config::SetDefault("ns3::TcpSocket::DelAckCount", UintegerValue(2));
+    Config::SetDefault("ns3::TcpSocket::DelAckCount", UintegerValue(delayed_ack ? 2 : 1));
     Config::SetDefault("ns3::TcpSocket::DelAckTimeout", TimeValue(MilliSeconds(40)));
     Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(64 << 20));
     Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(64 << 20));
@@ -565,6 +570,7 @@ main(int argc, char* argv[])
     uint64_t marks = s1.nTotalMarkedPackets - s0.nTotalMarkedPackets;
 
     std::printf("{\"simulator\":\"ns-3.37\",\"queue\":\"%s\",\"params\":\"%s\","
+                "\"delayed_ack\":%s,\"rng_run\":%llu,"
                 "\"limit_pkts\":%u,\"bdp_pkts\":%.2f,\"window_s\":[%.3f,%.3f],"
                 "\"goodput_bps\":%.0f,\"flows\":[%s],"
                 "\"utilization\":%.4f,"
@@ -574,6 +580,8 @@ main(int argc, char* argv[])
                 "\"marks\":%llu,\"dequeued\":%llu,\"wall_s\":%.3f,\"cpu_s\":%.3f}\n",
                 queue.c_str(),
                 params.c_str(),
+                delayed_ack ? "true" : "false",
+                static_cast<unsigned long long>(RngSeedManager::GetRun()),
                 limit_packets,
                 bdp_packets,
                 steady_from_s,
