@@ -4,6 +4,7 @@ several seeds, and print one Markdown table of the steady-window results per dis
 
     python3 tools/ns3/compare.py --ns3 /tmp/aqm-dumbbell --cclab target/release/cclab \
         [--queues droptail,red] [--seeds 5] [--no-delayed-ack] [--ns3-arg=--params=ns3]
+        [--cclab-set flows.1.params.reno_friendly=false]
 
 Each cell is the mean over the seeds, ± the sample standard deviation when there are several
 (cclab: `--set seed=N`; ns-3: `--RngRun=N`). Used to write docs/validation-ns3.md; see
@@ -33,12 +34,16 @@ def timed(cmd, **kwargs):
     return done, cpu
 
 
-def run_cclab(cclab, queue, seed, delayed_ack, out_dir):
+def run_cclab(cclab, queue, seed, delayed_ack, out_dir, extra):
     scenario = os.path.join(ROOT, "examples", "aqm", f"{queue}.toml")
     out = os.path.join(out_dir, f"{queue}-{seed}")
+    if not os.path.exists(scenario):
+        raise subprocess.CalledProcessError(2, scenario)
     cmd = [cclab, "run", scenario, "--out", out, "--quiet", "--set", f"seed={seed}"]
     if not delayed_ack:
         cmd += ["--set", "flows.0.delayed_ack=false", "--set", "flows.1.delayed_ack=false"]
+    for setting in extra:
+        cmd += ["--set", setting]
     _, cpu_s = timed(cmd, stdout=subprocess.DEVNULL)
     with open(os.path.join(out, "summary.json")) as f:
         s = json.load(f)
@@ -117,6 +122,7 @@ def main():
     parser.add_argument("--seeds", type=int, default=5)
     parser.add_argument("--no-delayed-ack", action="store_true")
     parser.add_argument("--ns3-arg", action="append", default=[], help="extra ns-3 argument")
+    parser.add_argument("--cclab-set", action="append", default=[], help="extra cclab --set")
     args = parser.parse_args()
     delayed_ack = not args.no_delayed_ack
 
@@ -125,12 +131,23 @@ def main():
     with tempfile.TemporaryDirectory() as out_dir:
         for queue in args.queues.split(","):
             seeds = range(1, args.seeds + 1)
+            try:
+                cclab_runs = [
+                    run_cclab(args.cclab, queue, s, delayed_ack, out_dir, args.cclab_set)
+                    for s in seeds
+                ]
+            except subprocess.CalledProcessError:
+                # The discipline is not built in this cclab yet (`cclab check` refuses it).
+                cclab_runs = None
             rows = {
-                "cclab": [run_cclab(args.cclab, queue, s, delayed_ack, out_dir) for s in seeds],
+                "cclab": cclab_runs,
                 "ns-3": [run_ns3(args.ns3, queue, s, delayed_ack, args.ns3_arg) for s in seeds],
             }
             for simulator, runs in rows.items():
-                cells = [cell([r[key] for r in runs], digits) for key, _, digits in COLUMNS]
+                if runs is None:
+                    cells = ["not built"] + ["—"] * (len(COLUMNS) - 1)
+                else:
+                    cells = [cell([r[key] for r in runs], digits) for key, _, digits in COLUMNS]
                 print(f"| {queue} | {simulator} | " + " | ".join(cells) + " |")
             sys.stdout.flush()
 
