@@ -78,7 +78,7 @@ struct FlowCounters
 };
 
 std::vector<FlowCounters> g_flows;
-bool g_print_events = false; // --events: one stderr line per recovery and timeout
+bool g_print_events = false; // --events: one stderr line per recovery, timeout and drop
 
 void
 OnCongState(uint32_t flow,
@@ -128,6 +128,12 @@ OnTcpTx(uint32_t flow, Ptr<const Packet> payload, const TcpHeader& header, Ptr<c
         c.sent_end = end;
         c.any_sent = true;
     }
+}
+
+void
+OnQdiscDropEvent(Ptr<const QueueDiscItem> /*item*/)
+{
+    std::fprintf(stderr, "%.6f - drop\n", Simulator::Now().GetSeconds());
 }
 
 // BulkSendApplication creates its socket when it starts; hook the traces right after.
@@ -290,7 +296,7 @@ main(int argc, char* argv[])
                  "ACK every second segment (40 ms timer), as cclab's delayed_ack = true; false: "
                  "ACK every segment",
                  delayed_ack);
-    cmd.AddValue("events", "print each flow's recoveries and timeouts to stderr", g_print_events);
+    cmd.AddValue("events", "print each flow's recoveries and timeouts, and the bottleneck's drops, to stderr", g_print_events);
     cmd.Parse(argc, argv);
 
     const uint32_t flows = newreno + cubic;
@@ -515,6 +521,10 @@ main(int argc, char* argv[])
     qdisc->TraceConnectWithoutContext("SojournTime", MakeCallback(&OnSojourn));
     qdisc->TraceConnectWithoutContext("PacketsInQueue", MakeCallback(&OnQdiscBacklog));
     qdisc->TraceConnectWithoutContext("Dequeue", MakeCallback(&OnQdiscDequeue));
+    if (g_print_events)
+    {
+        qdisc->TraceConnectWithoutContext("Drop", MakeCallback(&OnQdiscDropEvent));
+    }
     qdisc->TraceConnectWithoutContext("DropAfterDequeue",
                                       MakeCallback(&OnQdiscDropAfterDequeue));
     DynamicCast<PointToPointNetDevice>(core.Get(0))
