@@ -497,3 +497,39 @@ fn plot_options_that_mean_nothing_are_refused() {
         ],
     );
 }
+
+#[test]
+fn bad_loss_and_jitter_values_are_refused_by_check() {
+    // One sentence naming file and key, exit 2 (the full list is in the scenario crate's
+    // parse/loss_tests.rs; here the command line's path end to end).
+    let dir = scratch("impairments");
+    let cases = [
+        (
+            "loss = { model = \"gilbert-elliott\", p_good_to_bad = 1.5, p_bad_to_good = 0.3 }",
+            "topology.bottleneck.loss.p_good_to_bad: must be a probability in [0, 1]",
+        ),
+        (
+            "ack_loss = -0.1",
+            "topology.bottleneck.ack_loss: must be a probability in [0, 1)",
+        ),
+        (
+            "jitter = { distribution = \"normal\", mean = \"2ms\" }",
+            "topology.bottleneck.jitter.stddev: missing",
+        ),
+        (
+            "jitter = { max = \"5ms\", reodrer = true }",
+            "topology.bottleneck.jitter.reodrer: unknown key; did you mean `reorder`?",
+        ),
+    ];
+    for (keys, message) in cases {
+        let text = SMALL.replace(
+            "bottleneck = { rate = \"10Mbps\", delay = \"10ms\" }",
+            &format!("bottleneck = {{ rate = \"10Mbps\", delay = \"10ms\", {keys} }}"),
+        );
+        let file = write(&dir, "impaired.toml", &text);
+        refused(
+            &cclab_in(&dir, &["check", file.to_str().unwrap()]),
+            &[&format!("impaired.toml: {message}")],
+        );
+    }
+}

@@ -57,8 +57,30 @@ fn bucket_range(bucket: usize) -> (u64, u64) {
 }
 
 impl Histogram {
+    /// Count `value`. The common case, a bucket within the stored range, is a handful of
+    /// instructions inlined at the caller (the bottleneck records every packet's queueing
+    /// delay); widening the range is out of line.
+    #[inline]
     pub fn record(&mut self, value: u64) {
         let bucket = bucket_of(value);
+        // Below `first` wraps around to a huge index: one comparison covers both ends.
+        let index = bucket.wrapping_sub(self.first);
+        if index >= self.counts.len() {
+            self.record_outside(bucket, value);
+            return;
+        }
+        self.counts[index] += 1;
+        // The range is stored only once a value was recorded: min and max are set.
+        self.count += 1;
+        self.sum += value as u128;
+        self.min = self.min.min(value);
+        self.max = self.max.max(value);
+    }
+
+    /// `record` for a value outside the stored range (or the first value).
+    #[cold]
+    #[inline(never)]
+    fn record_outside(&mut self, bucket: usize, value: u64) {
         if self.counts.is_empty() {
             self.first = bucket;
             self.counts.push(0);
@@ -68,7 +90,7 @@ impl Histogram {
             let gap = self.first - bucket;
             self.counts.splice(0..0, std::iter::repeat_n(0, gap));
             self.first = bucket;
-        } else if bucket >= self.first + self.counts.len() {
+        } else {
             self.counts.resize(bucket - self.first + 1, 0);
         }
         self.counts[bucket - self.first] += 1;
