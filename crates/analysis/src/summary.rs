@@ -19,7 +19,8 @@ use serde::Serialize;
 
 use crate::metrics::{
     coefficient_of_variation, convergence_time, histogram_quantile_ms, index_a, jain_index,
-    moving_average, rate_bps, rates::bins_within, ratio, share_ratio, time_weighted_quantile,
+    max_min_class_shares, moving_average, rate_bps, rates::bins_within, ratio, share_ratio,
+    time_weighted_quantile,
 };
 use crate::rates::RateSeries;
 
@@ -288,39 +289,56 @@ fn fair_shares(scenario: &Scenario, result: &RunResult) -> Vec<(f64, SimTime)> {
     }
     let capacities: Vec<f64> = result.links.iter().map(|l| l.rate_bps as f64).collect();
     let horizons = convergence_horizons(flows, end);
-    // One max-min problem per distinct start time: flows starting together share it.
-    let mut solved: BTreeMap<SimTime, Vec<(usize, f64)>> = BTreeMap::new();
-    for (i, f) in flows.iter().enumerate() {
-        let s = f.start;
-        let shares = solved.entry(s).or_insert_with(|| {
-            // Active at s: started by s and not finished by s (as `convergence_horizons`).
-            let active: Vec<usize> = (0..flows.len())
-                .filter(|&j| {
-                    flows[j].start <= s
-                        && flows[j]
-                            .completed_at
-                            .is_none_or(|c| c.max(flows[j].start) > s)
-                })
-                .collect();
-            let active_routes: Vec<Vec<usize>> = active
-                .iter()
-                .map(|&j| routes.of(j).iter().map(|&l| l as usize).collect())
-                .collect();
-            active
-                .into_iter()
-                .zip(cclab_sim::topology::max_min_shares(
-                    &capacities,
-                    &active_routes,
-                ))
-                .collect()
-        });
-        let share = shares
-            .binary_search_by_key(&i, |&(j, _)| j)
-            .map_or(0.0, |k| shares[k].1);
-        // A flow that crosses no reported link meets no constraint here; 0 stands for
-        // "no fair share" rather than an infinity JSON cannot carry.
-        let share = if share.is_finite() { share } else { 0.0 };
-        out[i] = (share * payload_share(f), horizons[i].0);
+    // Flows with the same route form a class: the problem is solved per class, once per
+    // distinct start time, with the counts of active flows kept by a sweep over the starts
+    // and completions in time order (100 000 staggered flows stay cheap).
+    let mut classes: BTreeMap<Vec<usize>, usize> = BTreeMap::new();
+    let class_of: Vec<usize> = (0..flows.len())
+        .map(|i| {
+            let mut route: Vec<usize> = routes.of(i).iter().map(|&l| l as usize).collect();
+            route.sort_unstable();
+            route.dedup();
+            let next = classes.len();
+            *classes.entry(route).or_insert(next)
+        })
+        .collect();
+    let mut class_routes = vec![Vec::new(); classes.len()];
+    for (route, c) in classes {
+        class_routes[c] = route;
+    }
+    let mut by_start: Vec<usize> = (0..flows.len()).collect();
+    by_start.sort_by_key(|&i| flows[i].start);
+    // A flow stops counting once it has completed (at its start at the earliest).
+    let mut finishes: Vec<(SimTime, usize)> = flows
+        .iter()
+        .enumerate()
+        .filter_map(|(j, f)| f.completed_at.map(|c| (c.max(f.start), j)))
+        .collect();
+    finishes.sort_unstable();
+    let mut counts = vec![0u64; class_routes.len()];
+    let (mut started, mut finished) = (0, 0);
+    let mut k = 0;
+    while k < by_start.len() {
+        let s = flows[by_start[k]].start;
+        while started < by_start.len() && flows[by_start[started]].start <= s {
+            counts[class_of[by_start[started]]] += 1;
+            started += 1;
+        }
+        while finished < finishes.len() && finishes[finished].0 <= s {
+            counts[class_of[finishes[finished].1]] -= 1;
+            finished += 1;
+        }
+        let shares = max_min_class_shares(&capacities, &class_routes, &counts);
+        while k < by_start.len() && flows[by_start[k]].start == s {
+            let i = by_start[k];
+            // A flow that crosses no reported link (or was done at its start) meets no
+            // constraint here; 0 stands for "no fair share" rather than an infinity JSON
+            // cannot carry.
+            let share = shares[class_of[i]];
+            let share = if share.is_finite() { share } else { 0.0 };
+            out[i] = (share * payload_share(&flows[i]), horizons[i].0);
+            k += 1;
+        }
     }
     out
 }
@@ -802,6 +820,35 @@ rate_interval = "1s"
         for (share, want) in shares.iter().zip(expected) {
             assert!((share - want).abs() < 1e-6, "{shares:?} vs {expected:?}");
         }
+    }
+
+    #[test]
+    fn fair_shares_follow_the_flows_active_at_each_start() {
+        // Links of 10 and 4 Mbit/s. Flow 0 crosses both from 0 s; flow 1 the first from 0 s
+        // until it completes at 3 s; flow 2 the second from 5 s. By hand, at 0 s: the 4 Mbit/s
+        // link (flow 0 alone) saturates first at 4, then flow 1 gets 10 − 4 = 6. At 5 s
+        // (flows 0 and 2): the second link splits 4 into 2 and 2. × 1448 / 1500 each.
+        let s = scenario("[[flows]]\ncc = \"reno\"\ncount = 3\n");
+        let mut r = result(vec![
+            flow(0, 0, 0.0, 1, 0),
+            flow(1, 0, 0.0, 1, 0),
+            flow(2, 0, 5.0, 1, 0),
+        ]);
+        r.flows[1].completed_at = Some(at(3.0));
+        let mut second = r.links[0].clone();
+        second.rate_bps = 4_000_000;
+        r.links.push(second);
+        r.data_routes = DataRoutes::default();
+        r.data_routes.push([0, 1]);
+        r.data_routes.push([0]);
+        r.data_routes.push([1]);
+        let shares = fair_shares(&s, &r);
+        let payload = 1448.0 / 1500.0;
+        for (i, want) in [4e6, 6e6, 2e6].into_iter().enumerate() {
+            assert!((shares[i].0 - want * payload).abs() < 1e-6, "{shares:?}");
+        }
+        // Flow 0's share holds until the set changes: flow 1 completes at 3 s.
+        assert_eq!(shares[0].1, at(3.0));
     }
 
     #[test]
