@@ -18,11 +18,31 @@ pub struct RandomScenario {
     pub toml: String,
     /// Flows after `count` expansion.
     pub flows: usize,
+    /// Per reported link, by name: the longest a packet can wait for the transmitter, in
+    /// nanoseconds, when the link's discipline serves first in, first out from a bounded
+    /// buffer (drop-tail, RED, CoDel); `None` otherwise. See [`LinkDraw::max_wait_ns`].
+    pub max_wait_ns: Vec<(String, Option<u64>)>,
+    spec: Spec,
 }
 
 impl fmt::Debug for RandomScenario {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "\n{}", self.toml)
+    }
+}
+
+impl RandomScenario {
+    /// The same scenario with the bottleneck's `queue` given as this TOML value, and without
+    /// what only drop-tail's arrival path models the same way in every counter: the step
+    /// marking (`ecn_threshold`, drop-tail's own) and random loss (drop-tail counts a packet
+    /// lost on the wire when it admits it, a scheduled discipline when it starts sending it,
+    /// so the links' drop counters differ in time though the same packets are lost).
+    pub fn fifo_comparable(&self, queue: &str) -> RandomScenario {
+        let mut spec = self.spec.clone();
+        spec.bottleneck.queue = Queue::Verbatim(queue.to_string());
+        spec.bottleneck.ecn_threshold = None;
+        spec.bottleneck.loss = 0.0;
+        spec.render()
     }
 }
 
@@ -96,106 +116,383 @@ fn group(duration_ms: u64) -> impl Strategy<Value = Group> {
         )
 }
 
+/// A link's queue discipline, with random valid parameters (the ranges docs/scenarios.md
+/// gives for each key).
+#[derive(Clone, Debug)]
+enum Queue {
+    /// Drop-tail written three ways: no `queue` key (0), `"droptail"` (1), a table (2).
+    DropTail(u8),
+    Red {
+        min_th: f64,
+        max_th: f64,
+        w_q: Option<f64>,
+        max_p: f64,
+        gentle: bool,
+        adaptive: bool,
+        byte_mode: bool,
+        mean_packet_bytes: Option<u64>,
+        ecn: bool,
+    },
+    Codel {
+        target_us: u64,
+        interval_us: u64,
+        ecn: bool,
+    },
+    FqCodel {
+        flows: u32,
+        quantum: u32,
+        target_us: u64,
+        interval_us: u64,
+        ecn: bool,
+    },
+    /// A value given by a test ([`RandomScenario::fifo_comparable`]).
+    Verbatim(String),
+}
+
+impl Queue {
+    /// The `queue` value, or `None` for no key.
+    fn toml(&self) -> Option<String> {
+        Some(match self {
+            Queue::DropTail(0) => return None,
+            Queue::DropTail(1) => "\"droptail\"".to_string(),
+            Queue::DropTail(_) => "{ kind = \"droptail\" }".to_string(),
+            Queue::Red {
+                min_th,
+                max_th,
+                w_q,
+                max_p,
+                gentle,
+                adaptive,
+                byte_mode,
+                mean_packet_bytes,
+                ecn,
+            } => {
+                let mut t = format!(
+                    "{{ kind = \"red\", min_th = {min_th:?}, max_th = {max_th:?}, \
+                     max_p = {max_p:?}, gentle = {gentle}, adaptive = {adaptive}, \
+                     byte_mode = {byte_mode}, ecn = {ecn}"
+                );
+                if let Some(w) = w_q {
+                    t.push_str(&format!(", w_q = {w:?}"));
+                }
+                if let Some(b) = mean_packet_bytes {
+                    t.push_str(&format!(", mean_packet_bytes = {b}"));
+                }
+                t + " }"
+            }
+            Queue::Codel {
+                target_us,
+                interval_us,
+                ecn,
+            } => format!(
+                "{{ kind = \"codel\", target = \"{target_us}us\", interval = \"{interval_us}us\", \
+                 ecn = {ecn} }}"
+            ),
+            Queue::FqCodel {
+                flows,
+                quantum,
+                target_us,
+                interval_us,
+                ecn,
+            } => format!(
+                "{{ kind = \"fq_codel\", flows = {flows}, quantum = {quantum}, \
+                 target = \"{target_us}us\", interval = \"{interval_us}us\", ecn = {ecn} }}"
+            ),
+            Queue::Verbatim(v) => v.clone(),
+        })
+    }
+
+    /// Serves first in, first out and drops arrivals only when the buffer is full or earlier
+    /// (drop-tail, RED, CoDel's FIFO): a packet then waits at most for the packets ahead of it
+    /// in the buffer and the one in service. Not FQ-CoDel, whose round robin lets later
+    /// arrivals of other flows go first.
+    fn fifo(&self) -> bool {
+        matches!(
+            self,
+            Queue::DropTail(_) | Queue::Red { .. } | Queue::Codel { .. }
+        )
+    }
+}
+
+/// CoDel's target and interval in microseconds: target 0.5–20 ms, below the interval.
+fn codel_times() -> impl Strategy<Value = (u64, u64)> {
+    (500u64..=20_000).prop_flat_map(|target| (Just(target), target + 1..=target + 200_000))
+}
+
+fn queue() -> impl Strategy<Value = Queue> {
+    prop_oneof![
+        3 => (0u8..3).prop_map(Queue::DropTail),
+        1 => (
+            0.0f64..20.0,
+            0.5f64..30.0,
+            prop_oneof![Just(None), (0.0005f64..=1.0).prop_map(Some)],
+            0.01f64..=1.0,
+            any::<bool>(),
+            any::<bool>(),
+            any::<bool>(),
+            prop_oneof![Just(None), (64u64..=1500).prop_map(Some)],
+            any::<bool>(),
+        )
+            .prop_map(
+                |(min_th, gap, w_q, max_p, gentle, adaptive, byte_mode, mean_packet_bytes, ecn)| {
+                    Queue::Red {
+                        min_th,
+                        max_th: min_th + gap,
+                        w_q,
+                        max_p,
+                        gentle,
+                        adaptive,
+                        byte_mode,
+                        mean_packet_bytes,
+                        ecn,
+                    }
+                }
+            ),
+        1 => (codel_times(), any::<bool>()).prop_map(|((target_us, interval_us), ecn)| {
+            Queue::Codel {
+                target_us,
+                interval_us,
+                ecn,
+            }
+        }),
+        1 => (
+            prop_oneof![Just(1024u32), 1u32..=16],
+            256u32..=3000,
+            codel_times(),
+            any::<bool>(),
+        )
+            .prop_map(|(flows, quantum, (target_us, interval_us), ecn)| Queue::FqCodel {
+                flows,
+                quantum,
+                target_us,
+                interval_us,
+                ecn,
+            }),
+    ]
+}
+
+/// The bottleneck.
+#[derive(Clone, Debug)]
+struct LinkDraw {
+    rate_kbps: u64,
+    delay_ms: u64,
+    buffer: Buffer,
+    queue: Queue,
+    loss: f64,
+    /// Drop-tail only (it is drop-tail's step marking).
+    ecn_threshold: Option<u64>,
+}
+
+impl LinkDraw {
+    /// The buffer as written, and its limit: waiting packets or waiting bytes.
+    fn buffer(&self, base_rtt_ms: u64, first_wire: u64) -> (String, BufferBound) {
+        match self.buffer {
+            Buffer::Packets(p) => (p.to_string(), BufferBound::Packets(p)),
+            Buffer::KiloBytes(kb) => (format!("\"{kb}KB\""), BufferBound::Bytes(kb * 1000)),
+            Buffer::Bdp(m) => {
+                // rate × base RTT: kbit/s × ms = bits, / 8 = bytes.
+                let bdp_bytes = m * (self.rate_kbps * base_rtt_ms) as f64 / 8.0;
+                // A BDP multiple under half a packet of the first flow is invalid: 2 packets.
+                if bdp_bytes >= first_wire as f64 {
+                    // The simulator rounds to whole packets of the first flow's wire size
+                    // (docs/scenarios.md); one more than the ceiling bounds any rounding.
+                    let packets = (bdp_bytes / first_wire as f64).ceil() as u64 + 1;
+                    (format!("\"{m}bdp\""), BufferBound::Packets(packets))
+                } else {
+                    ("2".to_string(), BufferBound::Packets(2))
+                }
+            }
+        }
+    }
+
+    /// The longest wait for the transmitter on a FIFO-like link whose packets are at most
+    /// `max_wire` bytes: the bytes that may wait ahead (the buffer) plus the packet in
+    /// service, at the link's rate. The link serializes back-to-back packets with a carried
+    /// remainder (`Link::serialization`), so a run of packets takes at most its bytes' exact
+    /// time rounded down plus the one nanosecond the carry can add: hence `+ 1`.
+    fn max_wait_ns(&self, bound: BufferBound, max_wire: u64) -> Option<u64> {
+        if !self.queue.fifo() {
+            return None;
+        }
+        let waiting_bytes = match bound {
+            BufferBound::Packets(p) => p * max_wire,
+            BufferBound::Bytes(b) => b,
+        };
+        let bits = u128::from(waiting_bytes + max_wire) * 8;
+        Some((bits * 1_000_000_000 / (u128::from(self.rate_kbps) * 1000)) as u64 + 1)
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+enum BufferBound {
+    Packets(u64),
+    Bytes(u64),
+}
+
+fn bottleneck() -> impl Strategy<Value = LinkDraw> {
+    (
+        500u64..=20_000,
+        1u64..=40,
+        // Buffers in packets, bytes (at least one packet) or BDP multiples.
+        prop_oneof![
+            (1u64..=80).prop_map(Buffer::Packets),
+            (2u64..=100).prop_map(Buffer::KiloBytes),
+            prop_oneof![Just(0.25), Just(0.5), Just(1.0), Just(2.0)].prop_map(Buffer::Bdp),
+        ],
+        queue(),
+        prop_oneof![2 => Just(0.0), 1 => 0.0001f64..0.05],
+        prop_oneof![2 => Just(None), 1 => (1u64..=30).prop_map(Some)],
+    )
+        .prop_map(
+            |(rate_kbps, delay_ms, buffer, queue, loss, ecn_threshold)| LinkDraw {
+                rate_kbps,
+                delay_ms,
+                buffer,
+                ecn_threshold: ecn_threshold.filter(|_| matches!(queue, Queue::DropTail(_))),
+                queue,
+                loss,
+            },
+        )
+}
+
+/// Everything drawn for one scenario; [`Spec::render`] writes it as TOML.
+#[derive(Clone, Debug)]
+struct Spec {
+    duration_ms: u64,
+    seed: u64,
+    access_mbps: u64,
+    bottleneck: LinkDraw,
+    groups: Vec<Group>,
+    steady_from_ms: u64,
+    rate_interval_ms: Option<u64>,
+}
+
+impl Spec {
+    fn render(self) -> RandomScenario {
+        let Spec {
+            duration_ms,
+            seed,
+            access_mbps,
+            ref bottleneck,
+            ref groups,
+            steady_from_ms,
+            rate_interval_ms,
+        } = self;
+        let base_rtt_ms = 2 * (2 + bottleneck.delay_ms);
+        let first_wire = groups[0].mss + 52;
+        let max_wire = groups
+            .iter()
+            .map(|g| g.mss + 52)
+            .max()
+            .unwrap_or(first_wire);
+        let (buffer, bound) = bottleneck.buffer(base_rtt_ms, first_wire);
+        let mut toml = format!(
+            "duration = \"{duration_ms}ms\"\nseed = {seed}\n\n[topology]\n\
+             bottleneck = {{ rate = \"{}kbps\", delay = \"{}ms\", buffer = {buffer}, loss = {}",
+            bottleneck.rate_kbps, bottleneck.delay_ms, bottleneck.loss
+        );
+        if let Some(queue) = bottleneck.queue.toml() {
+            toml.push_str(&format!(", queue = {queue}"));
+        }
+        if let Some(k) = bottleneck.ecn_threshold {
+            toml.push_str(&format!(", ecn_threshold = {k}"));
+        }
+        toml.push_str(&format!(
+            " }}\naccess = {{ rate = \"{access_mbps}Mbps\", delay = \"1ms\" }}\n"
+        ));
+        let mut flows = 0;
+        for g in groups {
+            let cc = ALGORITHMS[g.cc];
+            toml.push_str(&format!("\n[[flows]]\ncc = \"{}\"\n", cc.name));
+            if cc.uses_slow_start {
+                toml.push_str(&format!(
+                    "slow_start = \"{}\"\n",
+                    SLOW_STARTS[g.slow_start].name
+                ));
+            }
+            toml.push_str(&format!(
+                "count = {}\nstart = \"{}ms\"\nsize = {}\nrecovery = \"{}\"\n\
+                 delayed_ack = {}\necn = {}\npacing = {}\nmss = {}\ninitial_window = {}\n",
+                g.count,
+                g.start_ms,
+                g.size
+                    .map_or_else(|| "\"unlimited\"".to_string(), |s| s.to_string()),
+                g.recovery,
+                g.delayed_ack,
+                g.ecn,
+                g.pacing,
+                g.mss,
+                g.initial_window,
+            ));
+            if let Some(w) = g.receive_window {
+                toml.push_str(&format!("receive_window = {w}\n"));
+            }
+            if !g.drop.is_empty() {
+                toml.push_str(&format!("drop = {:?}\n", g.drop));
+            }
+            flows += g.count as usize;
+        }
+        // Every flow's packet events, for the checks that follow packets one by one.
+        let ids: Vec<String> = (0..flows).map(|i| i.to_string()).collect();
+        toml.push_str(&format!(
+            "\n[output]\ninterval = \"10ms\"\nsteady_from = \"{steady_from_ms}ms\"\n\
+             trace_packets = [{}]\n",
+            ids.join(", ")
+        ));
+        if let Some(ms) = rate_interval_ms {
+            toml.push_str(&format!("rate_interval = \"{ms}ms\"\n"));
+        }
+        let max_wait_ns = vec![(
+            "bottleneck".to_string(),
+            bottleneck.max_wait_ns(bound, max_wire),
+        )];
+        RandomScenario {
+            toml,
+            flows,
+            max_wait_ns,
+            spec: self,
+        }
+    }
+}
+
 /// One to three `[[flows]]` tables of one or two flows each on a dumbbell of 0.5–20 Mbit/s,
 /// 1–40 ms, for 0.2–1.5 s: a few hundred to a few thousand packets, cheap in debug builds.
+/// The bottleneck's discipline is drop-tail (half the cases), RED, CoDel or FQ-CoDel with
+/// random valid parameters.
 pub fn random_scenario() -> impl Strategy<Value = RandomScenario> {
     (200u64..=1500)
         .prop_flat_map(|duration_ms| {
             (
-                (
-                    Just(duration_ms),
-                    0u64..=i64::MAX as u64,
-                    500u64..=20_000,
-                    1u64..=40,
-                    prop_oneof![Just(100u64), Just(1000)],
-                    // Buffers in packets, bytes (at least one packet) or BDP multiples.
-                    prop_oneof![
-                        (1u64..=80).prop_map(Buffer::Packets),
-                        (2u64..=100).prop_map(Buffer::KiloBytes),
-                        prop_oneof![Just(0.25), Just(0.5), Just(1.0), Just(2.0)]
-                            .prop_map(Buffer::Bdp),
-                    ],
-                ),
-                (
-                    prop_oneof![2 => Just(0.0), 1 => 0.0001f64..0.05],
-                    prop_oneof![2 => Just(None), 1 => (1u64..=30).prop_map(Some)],
-                    prop::collection::vec(group(duration_ms), 1..=3),
-                    // The steady-state window: the whole run, a late part, or empty.
-                    prop_oneof![2 => Just(0u64), 1 => 0..duration_ms + 100],
-                    prop_oneof![Just(None), (1u64..=20).prop_map(|k| Some(10 * k))],
-                ),
+                Just(duration_ms),
+                0u64..=i64::MAX as u64,
+                prop_oneof![Just(100u64), Just(1000)],
+                bottleneck(),
+                prop::collection::vec(group(duration_ms), 1..=3),
+                // The steady-state window: the whole run, a late part, or empty.
+                prop_oneof![2 => Just(0u64), 1 => 0..duration_ms + 100],
+                prop_oneof![Just(None), (1u64..=20).prop_map(|k| Some(10 * k))],
             )
         })
         .prop_map(
             |(
-                (duration_ms, seed, rate_kbps, delay_ms, access_mbps, buffer),
-                (loss, ecn, groups, steady_from_ms, rate_interval_ms),
+                duration_ms,
+                seed,
+                access_mbps,
+                bottleneck,
+                groups,
+                steady_from_ms,
+                rate_interval_ms,
             )| {
-                // A BDP multiple under half a packet of the first flow is invalid: use 2 packets.
-                let rtt_ms = 2 * (2 + delay_ms);
-                let bdp_bytes = rate_kbps * rtt_ms / 8;
-                let buffer = match buffer {
-                    Buffer::Packets(p) => p.to_string(),
-                    Buffer::KiloBytes(kb) => format!("\"{kb}KB\""),
-                    Buffer::Bdp(m) if m * bdp_bytes as f64 >= (groups[0].mss + 52) as f64 => {
-                        format!("\"{m}bdp\"")
-                    }
-                    Buffer::Bdp(_) => "2".to_string(),
-                };
-                let mut toml = format!(
-                    "duration = \"{duration_ms}ms\"\nseed = {seed}\n\n[topology]\n\
-                 bottleneck = {{ rate = \"{rate_kbps}kbps\", delay = \"{delay_ms}ms\", \
-                 buffer = {buffer}, loss = {loss}"
-                );
-                if let Some(k) = ecn {
-                    toml.push_str(&format!(", ecn_threshold = {k}"));
+                Spec {
+                    duration_ms,
+                    seed,
+                    access_mbps,
+                    bottleneck,
+                    groups,
+                    steady_from_ms,
+                    rate_interval_ms,
                 }
-                toml.push_str(&format!(
-                    " }}\naccess = {{ rate = \"{access_mbps}Mbps\", delay = \"1ms\" }}\n"
-                ));
-                let mut flows = 0;
-                for g in &groups {
-                    let cc = ALGORITHMS[g.cc];
-                    toml.push_str(&format!("\n[[flows]]\ncc = \"{}\"\n", cc.name));
-                    if cc.uses_slow_start {
-                        toml.push_str(&format!(
-                            "slow_start = \"{}\"\n",
-                            SLOW_STARTS[g.slow_start].name
-                        ));
-                    }
-                    toml.push_str(&format!(
-                        "count = {}\nstart = \"{}ms\"\nsize = {}\nrecovery = \"{}\"\n\
-                     delayed_ack = {}\necn = {}\npacing = {}\nmss = {}\ninitial_window = {}\n",
-                        g.count,
-                        g.start_ms,
-                        g.size
-                            .map_or_else(|| "\"unlimited\"".to_string(), |s| s.to_string()),
-                        g.recovery,
-                        g.delayed_ack,
-                        g.ecn,
-                        g.pacing,
-                        g.mss,
-                        g.initial_window,
-                    ));
-                    if let Some(w) = g.receive_window {
-                        toml.push_str(&format!("receive_window = {w}\n"));
-                    }
-                    if !g.drop.is_empty() {
-                        toml.push_str(&format!("drop = {:?}\n", g.drop));
-                    }
-                    flows += g.count as usize;
-                }
-                // Every flow's packet events, for the checks that follow packets one by one.
-                let ids: Vec<String> = (0..flows).map(|i| i.to_string()).collect();
-                toml.push_str(&format!(
-                    "\n[output]\ninterval = \"10ms\"\nsteady_from = \"{steady_from_ms}ms\"\n\
-                 trace_packets = [{}]\n",
-                    ids.join(", ")
-                ));
-                if let Some(ms) = rate_interval_ms {
-                    toml.push_str(&format!("rate_interval = \"{ms}ms\"\n"));
-                }
-                RandomScenario { toml, flows }
+                .render()
             },
         )
 }
