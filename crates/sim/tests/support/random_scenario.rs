@@ -22,6 +22,9 @@ pub struct RandomScenario {
     /// nanoseconds, when the link's discipline serves first in, first out from a bounded
     /// buffer (drop-tail, RED, CoDel); `None` otherwise. See [`LinkDraw::max_wait_ns`].
     pub max_wait_ns: Vec<(String, Option<u64>)>,
+    /// Some ACKs may be dropped on a link that is not reported: the links' drops then count
+    /// the flows' data drops only.
+    pub ack_drops_unreported: bool,
     spec: Spec,
 }
 
@@ -34,14 +37,15 @@ impl fmt::Debug for RandomScenario {
 impl RandomScenario {
     /// The same scenario with the bottleneck's `queue` given as this TOML value, and without
     /// what only drop-tail's arrival path models the same way in every counter: the step
-    /// marking (`ecn_threshold`, drop-tail's own) and random loss (drop-tail counts a packet
-    /// lost on the wire when it admits it, a scheduled discipline when it starts sending it,
-    /// so the links' drop counters differ in time though the same packets are lost).
+    /// marking (`ecn_threshold`, drop-tail's own) and random loss of data on it (drop-tail
+    /// counts a packet lost on the wire when it admits it, a scheduled discipline when it
+    /// starts sending it, so the links' drop counters differ in time though the same packets
+    /// are lost). ACK loss and jitter stay.
     pub fn fifo_comparable(&self, queue: &str) -> RandomScenario {
         let mut spec = self.spec.clone();
         spec.bottleneck.queue = Queue::Verbatim(queue.to_string());
         spec.bottleneck.ecn_threshold = None;
-        spec.bottleneck.loss = 0.0;
+        spec.bottleneck.loss = Loss::None;
         spec.render()
     }
 }
@@ -271,6 +275,91 @@ fn queue() -> impl Strategy<Value = Queue> {
     ]
 }
 
+/// A `loss` or `ack_loss` value (docs/scenarios.md, loss-model tables).
+#[derive(Clone, Debug)]
+enum Loss {
+    /// No key.
+    None,
+    /// `loss = p`.
+    Probability(f64),
+    /// `{ model = "bernoulli", p }`.
+    Bernoulli(f64),
+    GilbertElliott {
+        p_good_to_bad: f64,
+        p_bad_to_good: f64,
+        loss_good: f64,
+        loss_bad: f64,
+    },
+}
+
+impl Loss {
+    fn toml(&self) -> Option<String> {
+        match self {
+            Loss::None => None,
+            Loss::Probability(p) => Some(format!("{p:?}")),
+            Loss::Bernoulli(p) => Some(format!("{{ model = \"bernoulli\", p = {p:?} }}")),
+            Loss::GilbertElliott {
+                p_good_to_bad,
+                p_bad_to_good,
+                loss_good,
+                loss_bad,
+            } => Some(format!(
+                "{{ model = \"gilbert-elliott\", p_good_to_bad = {p_good_to_bad:?}, \
+                 p_bad_to_good = {p_bad_to_good:?}, loss_good = {loss_good:?}, \
+                 loss_bad = {loss_bad:?} }}"
+            )),
+        }
+    }
+}
+
+/// No loss in half the cases, else Bernoulli up to 5 % (as a number or a table) or a
+/// Gilbert–Elliott chain whose long-run loss stays a few percent at most: bursts of mean
+/// length 1/p_bad_to_good ≤ 20 packets, entered with probability ≤ 0.5 %.
+fn loss() -> impl Strategy<Value = Loss> {
+    prop_oneof![
+        4 => Just(Loss::None),
+        2 => (0.0001f64..0.05).prop_map(Loss::Probability),
+        1 => (0.0001f64..0.05).prop_map(Loss::Bernoulli),
+        1 => (0.0f64..=0.005, 0.05f64..=1.0, 0.0f64..=0.01, 0.0f64..=1.0).prop_map(
+            |(p_good_to_bad, p_bad_to_good, loss_good, loss_bad)| Loss::GilbertElliott {
+                p_good_to_bad,
+                p_bad_to_good,
+                loss_good,
+                loss_bad,
+            }
+        ),
+    ]
+}
+
+/// A `jitter` table: uniform up to 0.1–10 ms or normal (mean 0–5 ms, deviation
+/// 0.1–3 ms), any correlation in [0, 0.9], order kept or not.
+fn jitter() -> impl Strategy<Value = Option<String>> {
+    let distribution = prop_oneof![
+        (100u64..=10_000).prop_map(|max| format!("max = \"{max}us\"")),
+        (0u64..=5_000, 100u64..=3_000).prop_map(|(mean, stddev)| format!(
+            "distribution = \"normal\", mean = \"{mean}us\", stddev = \"{stddev}us\""
+        )),
+    ];
+    prop_oneof![
+        2 => Just(None),
+        1 => (
+            distribution,
+            prop_oneof![Just(None), (0.0f64..=0.9).prop_map(Some)],
+            prop_oneof![Just(None), any::<bool>().prop_map(Some)],
+        )
+            .prop_map(|(distribution, correlation, reorder)| {
+                let mut t = format!("{{ {distribution}");
+                if let Some(c) = correlation {
+                    t.push_str(&format!(", correlation = {c:?}"));
+                }
+                if let Some(r) = reorder {
+                    t.push_str(&format!(", reorder = {r}"));
+                }
+                Some(t + " }")
+            }),
+    ]
+}
+
 /// The bottleneck.
 #[derive(Clone, Debug)]
 struct LinkDraw {
@@ -278,7 +367,9 @@ struct LinkDraw {
     delay_ms: u64,
     buffer: Buffer,
     queue: Queue,
-    loss: f64,
+    loss: Loss,
+    ack_loss: Loss,
+    jitter: Option<String>,
     /// Drop-tail only (it is drop-tail's step marking).
     ecn_threshold: Option<u64>,
 }
@@ -340,17 +431,21 @@ fn bottleneck() -> impl Strategy<Value = LinkDraw> {
             prop_oneof![Just(0.25), Just(0.5), Just(1.0), Just(2.0)].prop_map(Buffer::Bdp),
         ],
         queue(),
-        prop_oneof![2 => Just(0.0), 1 => 0.0001f64..0.05],
+        (loss(), loss(), jitter()),
         prop_oneof![2 => Just(None), 1 => (1u64..=30).prop_map(Some)],
     )
         .prop_map(
-            |(rate_kbps, delay_ms, buffer, queue, loss, ecn_threshold)| LinkDraw {
-                rate_kbps,
-                delay_ms,
-                buffer,
-                ecn_threshold: ecn_threshold.filter(|_| matches!(queue, Queue::DropTail(_))),
-                queue,
-                loss,
+            |(rate_kbps, delay_ms, buffer, queue, (loss, ack_loss, jitter), ecn_threshold)| {
+                LinkDraw {
+                    rate_kbps,
+                    delay_ms,
+                    buffer,
+                    ecn_threshold: ecn_threshold.filter(|_| matches!(queue, Queue::DropTail(_))),
+                    queue,
+                    loss,
+                    ack_loss,
+                    jitter,
+                }
             },
         )
 }
@@ -388,9 +483,18 @@ impl Spec {
         let (buffer, bound) = bottleneck.buffer(base_rtt_ms, first_wire);
         let mut toml = format!(
             "duration = \"{duration_ms}ms\"\nseed = {seed}\n\n[topology]\n\
-             bottleneck = {{ rate = \"{}kbps\", delay = \"{}ms\", buffer = {buffer}, loss = {}",
-            bottleneck.rate_kbps, bottleneck.delay_ms, bottleneck.loss
+             bottleneck = {{ rate = \"{}kbps\", delay = \"{}ms\", buffer = {buffer}",
+            bottleneck.rate_kbps, bottleneck.delay_ms
         );
+        for (key, value) in [
+            ("loss", bottleneck.loss.toml()),
+            ("ack_loss", bottleneck.ack_loss.toml()),
+            ("jitter", bottleneck.jitter.clone()),
+        ] {
+            if let Some(value) = value {
+                toml.push_str(&format!(", {key} = {value}"));
+            }
+        }
         if let Some(queue) = bottleneck.queue.toml() {
             toml.push_str(&format!(", queue = {queue}"));
         }
@@ -446,10 +550,14 @@ impl Spec {
             "bottleneck".to_string(),
             bottleneck.max_wait_ns(bound, max_wire),
         )];
+        // ACKs cross only the bottleneck's reverse direction, which is not reported: ACKs its
+        // loss model drops are on no reported link.
+        let ack_drops_unreported = !matches!(bottleneck.ack_loss, Loss::None);
         RandomScenario {
             toml,
             flows,
             max_wait_ns,
+            ack_drops_unreported,
             spec: self,
         }
     }
