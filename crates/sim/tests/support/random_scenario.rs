@@ -22,7 +22,8 @@ pub struct RandomScenario {
     /// nanoseconds, when the link's discipline serves first in, first out from a bounded
     /// buffer (drop-tail, RED, CoDel); `None` otherwise. See [`LinkDraw::max_wait_ns`].
     pub max_wait_ns: Vec<(String, Option<u64>)>,
-    /// Some ACKs may be dropped on a link that is not reported: the links' drops then count
+    /// Some ACKs cross a link that is not reported (the dumbbell's reverse direction when it
+    /// is not reported, a parking lot's `hopN-reverse`): the reported links' drops then count
     /// the flows' data drops only.
     pub ack_drops_unreported: bool,
     spec: Spec,
@@ -35,17 +36,20 @@ impl fmt::Debug for RandomScenario {
 }
 
 impl RandomScenario {
-    /// The same scenario with the bottleneck's `queue` given as this TOML value, and without
+    /// The same scenario with every shared link's `queue` given as this TOML value, and without
     /// what only drop-tail's arrival path models the same way in every counter: the step
-    /// marking (`ecn_threshold`, drop-tail's own) and random loss of data on it (drop-tail
-    /// counts a packet lost on the wire when it admits it, a scheduled discipline when it
-    /// starts sending it, so the links' drop counters differ in time though the same packets
-    /// are lost). ACK loss and jitter stay.
+    /// marking (`ecn_threshold`, drop-tail's own) and random loss of data and ACKs
+    /// (drop-tail counts a packet lost on the wire when it admits it, a scheduled discipline
+    /// when it starts sending it, so the links' drop counters differ in time though the same
+    /// packets are lost). Jitter stays.
     pub fn fifo_comparable(&self, queue: &str) -> RandomScenario {
         let mut spec = self.spec.clone();
-        spec.bottleneck.queue = Queue::Verbatim(queue.to_string());
-        spec.bottleneck.ecn_threshold = None;
-        spec.bottleneck.loss = Loss::None;
+        for link in spec.topology.links_mut() {
+            link.queue = Queue::Verbatim(queue.to_string());
+            link.ecn_threshold = None;
+            link.loss = Loss::None;
+            link.ack_loss = Loss::None;
+        }
         spec.render()
     }
 }
@@ -375,6 +379,26 @@ struct LinkDraw {
 }
 
 impl LinkDraw {
+    /// The link's keys, without braces; `buffer` as [`LinkDraw::buffer`] writes it.
+    fn keys(&self, buffer: &str) -> String {
+        let mut t = format!(
+            "rate = \"{}kbps\", delay = \"{}ms\", buffer = {buffer}",
+            self.rate_kbps, self.delay_ms
+        );
+        for (key, value) in [
+            ("loss", self.loss.toml()),
+            ("ack_loss", self.ack_loss.toml()),
+            ("jitter", self.jitter.clone()),
+            ("queue", self.queue.toml()),
+            ("ecn_threshold", self.ecn_threshold.map(|k| k.to_string())),
+        ] {
+            if let Some(value) = value {
+                t.push_str(&format!(", {key} = {value}"));
+            }
+        }
+        t
+    }
+
     /// The buffer as written, and its limit: waiting packets or waiting bytes.
     fn buffer(&self, base_rtt_ms: u64, first_wire: u64) -> (String, BufferBound) {
         match self.buffer {
@@ -450,62 +474,257 @@ fn bottleneck() -> impl Strategy<Value = LinkDraw> {
         )
 }
 
+/// The bottleneck's right-to-left direction (`bottleneck.reverse`).
+#[derive(Clone, Debug)]
+struct ReverseDraw {
+    /// `None`: the forward direction's rate.
+    rate_kbps: Option<u64>,
+    /// Packets.
+    buffer: u64,
+    queue: Queue,
+}
+
+/// The network: a dumbbell (with or without its own reverse direction), a parking lot of
+/// 1–3 hops, or a connected graph of 3–5 nodes.
+#[derive(Clone, Debug)]
+enum TopologyDraw {
+    Dumbbell {
+        bottleneck: LinkDraw,
+        reverse: Option<ReverseDraw>,
+    },
+    /// Hop 1 is `link`; the others are `hopN` tables giving every key.
+    ParkingLot { hops: Vec<LinkDraw> },
+    /// Nodes `n0`…; a chain n0–n1–…, then any extra links (distinct pairs).
+    Graph {
+        nodes: usize,
+        links: Vec<(usize, usize, LinkDraw)>,
+    },
+}
+
+impl TopologyDraw {
+    fn links_mut(&mut self) -> Vec<&mut LinkDraw> {
+        match self {
+            TopologyDraw::Dumbbell { bottleneck, .. } => vec![bottleneck],
+            TopologyDraw::ParkingLot { hops } => hops.iter_mut().collect(),
+            TopologyDraw::Graph { links, .. } => links.iter_mut().map(|(_, _, l)| l).collect(),
+        }
+    }
+}
+
+/// Where a flow group goes: the dumbbell's direction, or a route between node indexes.
+#[derive(Clone, Copy, Debug)]
+enum Place {
+    Forward,
+    Reverse,
+    Route(usize, usize),
+}
+
+fn topology() -> impl Strategy<Value = TopologyDraw> {
+    prop_oneof![
+        3 => (
+            bottleneck(),
+            prop_oneof![
+                2 => Just(None),
+                1 => (
+                    prop_oneof![Just(None), (100u64..=20_000).prop_map(Some)],
+                    1u64..=40,
+                    queue(),
+                )
+                    .prop_map(|(rate_kbps, buffer, queue)| Some(ReverseDraw {
+                        rate_kbps,
+                        buffer,
+                        queue,
+                    })),
+            ],
+        )
+            .prop_map(|(bottleneck, reverse)| TopologyDraw::Dumbbell { bottleneck, reverse }),
+        1 => prop::collection::vec(bottleneck(), 1..=3)
+            .prop_map(|hops| TopologyDraw::ParkingLot { hops }),
+        1 => (3usize..=5)
+            .prop_flat_map(|nodes| {
+                (
+                    Just(nodes),
+                    prop::collection::vec(bottleneck(), nodes - 1),
+                    prop::collection::vec(((0..nodes), (0..nodes), bottleneck()), 0..=2),
+                )
+            })
+            .prop_map(|(nodes, chain, extra)| {
+                let mut links: Vec<(usize, usize, LinkDraw)> = chain
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, l)| (i, i + 1, l))
+                    .collect();
+                for (a, b, l) in extra {
+                    let taken = links
+                        .iter()
+                        .any(|&(x, y, _)| (x, y) == (a, b) || (y, x) == (a, b));
+                    if a != b && !taken {
+                        links.push((a, b, l));
+                    }
+                }
+                TopologyDraw::Graph { nodes, links }
+            }),
+    ]
+}
+
+fn place(topology: &TopologyDraw) -> BoxedStrategy<Place> {
+    match topology {
+        TopologyDraw::Dumbbell { .. } => {
+            prop_oneof![3 => Just(Place::Forward), 1 => Just(Place::Reverse)].boxed()
+        }
+        TopologyDraw::ParkingLot { hops } => {
+            let hops = hops.len();
+            (0..hops)
+                .prop_flat_map(move |from| (Just(from), from + 1..=hops))
+                .prop_map(|(from, to)| Place::Route(from, to))
+                .boxed()
+        }
+        TopologyDraw::Graph { nodes, .. } => {
+            let nodes = *nodes;
+            (0..nodes, 1..nodes)
+                .prop_map(move |(from, step)| Place::Route(from, (from + step) % nodes))
+                .boxed()
+        }
+    }
+}
+
 /// Everything drawn for one scenario; [`Spec::render`] writes it as TOML.
 #[derive(Clone, Debug)]
 struct Spec {
     duration_ms: u64,
     seed: u64,
     access_mbps: u64,
-    bottleneck: LinkDraw,
-    groups: Vec<Group>,
+    topology: TopologyDraw,
+    groups: Vec<(Group, Place)>,
     steady_from_ms: u64,
     rate_interval_ms: Option<u64>,
 }
 
 impl Spec {
     fn render(self) -> RandomScenario {
-        let Spec {
-            duration_ms,
-            seed,
-            access_mbps,
-            ref bottleneck,
-            ref groups,
-            steady_from_ms,
-            rate_interval_ms,
-        } = self;
-        let base_rtt_ms = 2 * (2 + bottleneck.delay_ms);
-        let first_wire = groups[0].mss + 52;
-        let max_wire = groups
+        let first_wire = self.groups[0].0.mss + 52;
+        let max_wire = self
+            .groups
             .iter()
-            .map(|g| g.mss + 52)
+            .map(|(g, _)| g.mss + 52)
             .max()
             .unwrap_or(first_wire);
-        let (buffer, bound) = bottleneck.buffer(base_rtt_ms, first_wire);
         let mut toml = format!(
-            "duration = \"{duration_ms}ms\"\nseed = {seed}\n\n[topology]\n\
-             bottleneck = {{ rate = \"{}kbps\", delay = \"{}ms\", buffer = {buffer}",
-            bottleneck.rate_kbps, bottleneck.delay_ms
+            "duration = \"{}ms\"\nseed = {}\n\n[topology]\n",
+            self.duration_ms, self.seed
         );
-        for (key, value) in [
-            ("loss", bottleneck.loss.toml()),
-            ("ack_loss", bottleneck.ack_loss.toml()),
-            ("jitter", bottleneck.jitter.clone()),
-        ] {
-            if let Some(value) = value {
-                toml.push_str(&format!(", {key} = {value}"));
+        let access = format!(
+            "access = {{ rate = \"{}Mbps\", delay = \"1ms\" }}\n",
+            self.access_mbps
+        );
+        let mut max_wait_ns = Vec::new();
+        let ack_drops_unreported;
+        // A BDP multiple is the dumbbell's own; elsewhere the per-link BDP depends on the
+        // longest route through the link (docs/scenarios.md), so other shapes get packets.
+        let fixed = |link: &LinkDraw| -> (String, BufferBound) {
+            match link.buffer {
+                Buffer::Bdp(m) => {
+                    let p = ((m * 8.0) as u64).max(1);
+                    (p.to_string(), BufferBound::Packets(p))
+                }
+                _ => link.buffer(0, first_wire),
+            }
+        };
+        match &self.topology {
+            TopologyDraw::Dumbbell {
+                bottleneck,
+                reverse,
+            } => {
+                let base_rtt_ms = 2 * (2 + bottleneck.delay_ms);
+                let (buffer, bound) = bottleneck.buffer(base_rtt_ms, first_wire);
+                toml.push_str(&format!("bottleneck = {{ {}", bottleneck.keys(&buffer)));
+                max_wait_ns.push((
+                    "bottleneck".to_string(),
+                    bottleneck.max_wait_ns(bound, max_wire),
+                ));
+                if let Some(r) = reverse {
+                    toml.push_str(&format!(", reverse = {{ buffer = {}", r.buffer));
+                    if let Some(rate) = r.rate_kbps {
+                        toml.push_str(&format!(", rate = \"{rate}kbps\""));
+                    }
+                    if let Some(q) = r.queue.toml() {
+                        toml.push_str(&format!(", queue = {q}"));
+                    }
+                    toml.push_str(" }");
+                }
+                toml.push_str(" }\n");
+                toml.push_str(&access);
+                // docs/scenarios.md: reported when it has a table or carries data.
+                let reverse_reported = reverse.is_some()
+                    || self.groups.iter().any(|(_, p)| matches!(p, Place::Reverse));
+                if reverse_reported {
+                    // The reverse direction as a link: its own rate, buffer and queue, no
+                    // impairment that matters to the bound.
+                    let as_link = reverse.as_ref().map(|r| LinkDraw {
+                        rate_kbps: r.rate_kbps.unwrap_or(bottleneck.rate_kbps),
+                        buffer: Buffer::Packets(r.buffer),
+                        queue: r.queue.clone(),
+                        ..bottleneck.clone()
+                    });
+                    let bound = match &as_link {
+                        Some(l) => l.max_wait_ns(
+                            BufferBound::Packets(match l.buffer {
+                                Buffer::Packets(p) => p,
+                                _ => unreachable!("built with packets above"),
+                            }),
+                            max_wire,
+                        ),
+                        // Without a table: the forward's rate and buffer, drop-tail.
+                        None => LinkDraw {
+                            queue: Queue::DropTail(0),
+                            ..bottleneck.clone()
+                        }
+                        .max_wait_ns(bound, max_wire),
+                    };
+                    max_wait_ns.push(("bottleneck-reverse".to_string(), bound));
+                }
+                ack_drops_unreported = !reverse_reported;
+            }
+            TopologyDraw::ParkingLot { hops } => {
+                toml.push_str(&format!("kind = \"parking-lot\"\nhops = {}\n", hops.len()));
+                for (i, hop) in hops.iter().enumerate() {
+                    let (buffer, bound) = fixed(hop);
+                    let key = if i == 0 {
+                        "link".to_string()
+                    } else {
+                        format!("hop{}", i + 1)
+                    };
+                    toml.push_str(&format!("{key} = {{ {} }}\n", hop.keys(&buffer)));
+                    max_wait_ns.push((format!("hop{}", i + 1), hop.max_wait_ns(bound, max_wire)));
+                }
+                toml.push_str(&access);
+                // ACKs come back over `hopN-reverse`, not reported.
+                ack_drops_unreported = true;
+            }
+            TopologyDraw::Graph { nodes, links } => {
+                let names: Vec<String> = (0..*nodes).map(|i| format!("\"n{i}\"")).collect();
+                toml.push_str(&format!(
+                    "kind = \"graph\"\nnodes = [{}]\nlinks = [\n",
+                    names.join(", ")
+                ));
+                for (a, b, link) in links {
+                    let (buffer, bound) = fixed(link);
+                    toml.push_str(&format!(
+                        "  {{ between = [\"n{a}\", \"n{b}\"], {} }},\n",
+                        link.keys(&buffer)
+                    ));
+                    // Both directions are reported, with the same keys.
+                    let wait = link.max_wait_ns(bound, max_wire);
+                    max_wait_ns.push((format!("n{a}-n{b}"), wait));
+                    max_wait_ns.push((format!("n{b}-n{a}"), wait));
+                }
+                toml.push_str("]\n");
+                toml.push_str(&access);
+                ack_drops_unreported = false;
             }
         }
-        if let Some(queue) = bottleneck.queue.toml() {
-            toml.push_str(&format!(", queue = {queue}"));
-        }
-        if let Some(k) = bottleneck.ecn_threshold {
-            toml.push_str(&format!(", ecn_threshold = {k}"));
-        }
-        toml.push_str(&format!(
-            " }}\naccess = {{ rate = \"{access_mbps}Mbps\", delay = \"1ms\" }}\n"
-        ));
         let mut flows = 0;
-        for g in groups {
+        for (g, place) in &self.groups {
             let cc = ALGORITHMS[g.cc];
             toml.push_str(&format!("\n[[flows]]\ncc = \"{}\"\n", cc.name));
             if cc.uses_slow_start {
@@ -513,6 +732,16 @@ impl Spec {
                     "slow_start = \"{}\"\n",
                     SLOW_STARTS[g.slow_start].name
                 ));
+            }
+            match (place, &self.topology) {
+                (Place::Forward, _) => {}
+                (Place::Reverse, _) => toml.push_str("direction = \"reverse\"\n"),
+                (Place::Route(from, to), TopologyDraw::Graph { .. }) => toml.push_str(&format!(
+                    "route = {{ from = \"n{from}\", to = \"n{to}\" }}\n"
+                )),
+                (Place::Route(from, to), _) => {
+                    toml.push_str(&format!("route = {{ from = {from}, to = {to} }}\n"))
+                }
             }
             toml.push_str(&format!(
                 "count = {}\nstart = \"{}ms\"\nsize = {}\nrecovery = \"{}\"\n\
@@ -539,20 +768,14 @@ impl Spec {
         // Every flow's packet events, for the checks that follow packets one by one.
         let ids: Vec<String> = (0..flows).map(|i| i.to_string()).collect();
         toml.push_str(&format!(
-            "\n[output]\ninterval = \"10ms\"\nsteady_from = \"{steady_from_ms}ms\"\n\
+            "\n[output]\ninterval = \"10ms\"\nsteady_from = \"{}ms\"\n\
              trace_packets = [{}]\n",
+            self.steady_from_ms,
             ids.join(", ")
         ));
-        if let Some(ms) = rate_interval_ms {
+        if let Some(ms) = self.rate_interval_ms {
             toml.push_str(&format!("rate_interval = \"{ms}ms\"\n"));
         }
-        let max_wait_ns = vec![(
-            "bottleneck".to_string(),
-            bottleneck.max_wait_ns(bound, max_wire),
-        )];
-        // ACKs cross only the bottleneck's reverse direction, which is not reported: ACKs its
-        // loss model drops are on no reported link.
-        let ack_drops_unreported = !matches!(bottleneck.ack_loss, Loss::None);
         RandomScenario {
             toml,
             flows,
@@ -563,19 +786,22 @@ impl Spec {
     }
 }
 
-/// One to three `[[flows]]` tables of one or two flows each on a dumbbell of 0.5–20 Mbit/s,
-/// 1–40 ms, for 0.2–1.5 s: a few hundred to a few thousand packets, cheap in debug builds.
-/// The bottleneck's discipline is drop-tail (half the cases), RED, CoDel or FQ-CoDel with
-/// random valid parameters.
+/// One to three `[[flows]]` tables of one or two flows each, for 0.2–1.5 s, on a dumbbell
+/// (three cases in five; flows in either direction, the reverse direction sometimes its own
+/// link), a parking lot of 1–3 hops or a graph of 3–5 nodes (flows on random routes), links
+/// of 0.5–20 Mbit/s and 1–40 ms: a few hundred to a few thousand packets, cheap in debug
+/// builds. Each shared link's discipline is drop-tail (half the cases), RED, CoDel or
+/// FQ-CoDel with random valid parameters, with random loss, ACK loss and jitter.
 pub fn random_scenario() -> impl Strategy<Value = RandomScenario> {
-    (200u64..=1500)
-        .prop_flat_map(|duration_ms| {
+    (200u64..=1500, topology())
+        .prop_flat_map(|(duration_ms, topology)| {
+            let place = place(&topology);
             (
                 Just(duration_ms),
                 0u64..=i64::MAX as u64,
                 prop_oneof![Just(100u64), Just(1000)],
-                bottleneck(),
-                prop::collection::vec(group(duration_ms), 1..=3),
+                Just(topology),
+                prop::collection::vec((group(duration_ms), place), 1..=3),
                 // The steady-state window: the whole run, a late part, or empty.
                 prop_oneof![2 => Just(0u64), 1 => 0..duration_ms + 100],
                 prop_oneof![Just(None), (1u64..=20).prop_map(|k| Some(10 * k))],
@@ -586,7 +812,7 @@ pub fn random_scenario() -> impl Strategy<Value = RandomScenario> {
                 duration_ms,
                 seed,
                 access_mbps,
-                bottleneck,
+                topology,
                 groups,
                 steady_from_ms,
                 rate_interval_ms,
@@ -595,7 +821,7 @@ pub fn random_scenario() -> impl Strategy<Value = RandomScenario> {
                     duration_ms,
                     seed,
                     access_mbps,
-                    bottleneck,
+                    topology,
                     groups,
                     steady_from_ms,
                     rate_interval_ms,
