@@ -380,16 +380,22 @@ struct LinkDraw {
 
 impl LinkDraw {
     /// The link's keys, without braces; `buffer` as [`LinkDraw::buffer`] writes it.
-    fn keys(&self, buffer: &str) -> String {
+    /// `explicit`: a parking lot's `hopN` table, which inherits every key it does not give
+    /// from `link`, so drop-tail and no loss are written out (jitter cannot be written as
+    /// none: a hop without its own inherits `link`'s, which changes no bound checked here).
+    fn keys(&self, buffer: &str, explicit: bool) -> String {
         let mut t = format!(
             "rate = \"{}kbps\", delay = \"{}ms\", buffer = {buffer}",
             self.rate_kbps, self.delay_ms
         );
+        let or_explicit = |value: Option<String>, none: &str| {
+            value.or_else(|| explicit.then(|| none.to_string()))
+        };
         for (key, value) in [
-            ("loss", self.loss.toml()),
-            ("ack_loss", self.ack_loss.toml()),
+            ("loss", or_explicit(self.loss.toml(), "0")),
+            ("ack_loss", or_explicit(self.ack_loss.toml(), "0")),
             ("jitter", self.jitter.clone()),
-            ("queue", self.queue.toml()),
+            ("queue", or_explicit(self.queue.toml(), "\"droptail\"")),
             ("ecn_threshold", self.ecn_threshold.map(|k| k.to_string())),
         ] {
             if let Some(value) = value {
@@ -637,7 +643,10 @@ impl Spec {
             } => {
                 let base_rtt_ms = 2 * (2 + bottleneck.delay_ms);
                 let (buffer, bound) = bottleneck.buffer(base_rtt_ms, first_wire);
-                toml.push_str(&format!("bottleneck = {{ {}", bottleneck.keys(&buffer)));
+                toml.push_str(&format!(
+                    "bottleneck = {{ {}",
+                    bottleneck.keys(&buffer, false)
+                ));
                 max_wait_ns.push((
                     "bottleneck".to_string(),
                     bottleneck.max_wait_ns(bound, max_wire),
@@ -694,7 +703,7 @@ impl Spec {
                     } else {
                         format!("hop{}", i + 1)
                     };
-                    toml.push_str(&format!("{key} = {{ {} }}\n", hop.keys(&buffer)));
+                    toml.push_str(&format!("{key} = {{ {} }}\n", hop.keys(&buffer, i > 0)));
                     max_wait_ns.push((format!("hop{}", i + 1), hop.max_wait_ns(bound, max_wire)));
                 }
                 toml.push_str(&access);
@@ -711,7 +720,7 @@ impl Spec {
                     let (buffer, bound) = fixed(link);
                     toml.push_str(&format!(
                         "  {{ between = [\"n{a}\", \"n{b}\"], {} }},\n",
-                        link.keys(&buffer)
+                        link.keys(&buffer, false)
                     ));
                     // Both directions are reported, with the same keys.
                     let wait = link.max_wait_ns(bound, max_wire);
