@@ -495,7 +495,7 @@ struct ReverseDraw {
 #[derive(Clone, Debug)]
 enum TopologyDraw {
     Dumbbell {
-        bottleneck: LinkDraw,
+        bottleneck: Box<LinkDraw>,
         reverse: Option<ReverseDraw>,
     },
     /// Hop 1 is `link`; the others are `hopN` tables giving every key.
@@ -510,7 +510,7 @@ enum TopologyDraw {
 impl TopologyDraw {
     fn links_mut(&mut self) -> Vec<&mut LinkDraw> {
         match self {
-            TopologyDraw::Dumbbell { bottleneck, .. } => vec![bottleneck],
+            TopologyDraw::Dumbbell { bottleneck, .. } => vec![&mut **bottleneck],
             TopologyDraw::ParkingLot { hops } => hops.iter_mut().collect(),
             TopologyDraw::Graph { links, .. } => links.iter_mut().map(|(_, _, l)| l).collect(),
         }
@@ -543,7 +543,10 @@ fn topology() -> impl Strategy<Value = TopologyDraw> {
                     })),
             ],
         )
-            .prop_map(|(bottleneck, reverse)| TopologyDraw::Dumbbell { bottleneck, reverse }),
+            .prop_map(|(bottleneck, reverse)| TopologyDraw::Dumbbell {
+                bottleneck: Box::new(bottleneck),
+                reverse,
+            }),
         1 => prop::collection::vec(bottleneck(), 1..=3)
             .prop_map(|hops| TopologyDraw::ParkingLot { hops }),
         1 => (3usize..=5)
@@ -624,7 +627,6 @@ impl Spec {
             self.access_mbps
         );
         let mut max_wait_ns = Vec::new();
-        let ack_drops_unreported;
         // A BDP multiple is the dumbbell's own; elsewhere the per-link BDP depends on the
         // longest route through the link (docs/scenarios.md), so other shapes get packets.
         let fixed = |link: &LinkDraw| -> (String, BufferBound) {
@@ -636,7 +638,7 @@ impl Spec {
                 _ => link.buffer(0, first_wire),
             }
         };
-        match &self.topology {
+        let ack_drops_unreported = match &self.topology {
             TopologyDraw::Dumbbell {
                 bottleneck,
                 reverse,
@@ -673,7 +675,7 @@ impl Spec {
                         rate_kbps: r.rate_kbps.unwrap_or(bottleneck.rate_kbps),
                         buffer: Buffer::Packets(r.buffer),
                         queue: r.queue.clone(),
-                        ..bottleneck.clone()
+                        ..(**bottleneck).clone()
                     });
                     let bound = match &as_link {
                         Some(l) => l.max_wait_ns(
@@ -686,13 +688,13 @@ impl Spec {
                         // Without a table: the forward's rate and buffer, drop-tail.
                         None => LinkDraw {
                             queue: Queue::DropTail(0),
-                            ..bottleneck.clone()
+                            ..(**bottleneck).clone()
                         }
                         .max_wait_ns(bound, max_wire),
                     };
                     max_wait_ns.push(("bottleneck-reverse".to_string(), bound));
                 }
-                ack_drops_unreported = !reverse_reported;
+                !reverse_reported
             }
             TopologyDraw::ParkingLot { hops } => {
                 toml.push_str(&format!("kind = \"parking-lot\"\nhops = {}\n", hops.len()));
@@ -708,7 +710,7 @@ impl Spec {
                 }
                 toml.push_str(&access);
                 // ACKs come back over `hopN-reverse`, not reported.
-                ack_drops_unreported = true;
+                true
             }
             TopologyDraw::Graph { nodes, links } => {
                 let names: Vec<String> = (0..*nodes).map(|i| format!("\"n{i}\"")).collect();
@@ -729,9 +731,9 @@ impl Spec {
                 }
                 toml.push_str("]\n");
                 toml.push_str(&access);
-                ack_drops_unreported = false;
+                false
             }
-        }
+        };
         let mut flows = 0;
         for (g, place) in &self.groups {
             let cc = ALGORITHMS[g.cc];
