@@ -232,7 +232,7 @@ fn check_links(result: &RunResult, case: &RandomScenario) -> Result<(), TestCase
 
 proptest! {
     #![proptest_config(ProptestConfig {
-        cases: 48,
+        cases: 128,
         // Failures are reported with the scenario text; no files are written.
         failure_persistence: None,
         ..ProptestConfig::default()
@@ -249,7 +249,7 @@ proptest! {
 
 proptest! {
     #![proptest_config(ProptestConfig {
-        cases: 16,
+        cases: 32,
         failure_persistence: None,
         ..ProptestConfig::default()
     })]
@@ -310,7 +310,7 @@ fn same_as_droptail(case: &RandomScenario, queue: &str) -> Result<(), TestCaseEr
 
 proptest! {
     #![proptest_config(ProptestConfig {
-        cases: 12,
+        cases: 24,
         failure_persistence: None,
         ..ProptestConfig::default()
     })]
