@@ -326,6 +326,17 @@ proptest! {
         same_as_droptail(&case, "{ kind = \"codel\", target = \"100s\", interval = \"200s\" }")?;
     }
 
+    /// PIE drops or marks at enqueue only with its probability `drop_prob`, which starts at 0
+    /// and moves by p = α·(qdelay − target) + β·(qdelay − qdelay_old) every `tupdate`
+    /// (RFC 8033 §4.2), then is bounded to [0, 1]. With a target of 100 s and a run of at
+    /// most 1.5 s, α·(qdelay − target) ≤ −0.125·98.5 < −12 while β·(qdelay − qdelay_old)
+    /// ≤ 1.25·1.5 < 2: p < 0 at every update, so drop_prob stays 0 and PIE is its FIFO with
+    /// tail drop at the same buffer limit.
+    #[test]
+    fn pie_that_never_reaches_its_target_is_droptail(case in random_scenario()) {
+        same_as_droptail(&case, "{ kind = \"pie\", target = \"100s\" }")?;
+    }
+
     /// RED drops or marks early only when its average queue is at least `min_th` (Floyd &
     /// Jacobson 1993, Fig. 2). The average is an EWMA of queue lengths (with the idle
     /// correction decaying it towards 0), so it never exceeds the longest queue, which is

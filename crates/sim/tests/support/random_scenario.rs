@@ -70,7 +70,8 @@ struct Group {
     size: Option<u64>,
     recovery: &'static str,
     delayed_ack: bool,
-    ecn: bool,
+    /// `false`, `true` or `"l4s"`.
+    ecn: &'static str,
     pacing: bool,
     mss: u64,
     initial_window: u64,
@@ -93,7 +94,7 @@ fn group(duration_ms: u64) -> impl Strategy<Value = Group> {
         (
             prop_oneof![Just("reno"), Just("newreno"), Just("sack")],
             any::<bool>(),
-            any::<bool>(),
+            prop_oneof![2 => Just("false"), 1 => Just("true"), 1 => Just("\"l4s\"")],
             prop_oneof![3 => Just(false), 1 => Just(true)],
             prop_oneof![Just(1448u64), Just(536), Just(100)],
             prop_oneof![Just(10u64), 1u64..=20],
@@ -153,6 +154,22 @@ enum Queue {
         interval_us: u64,
         ecn: bool,
     },
+    Pie {
+        target_us: u64,
+        tupdate_us: u64,
+        alpha: f64,
+        beta: f64,
+        max_burst_ms: u64,
+        ecn: bool,
+    },
+    DualPi2 {
+        target_us: u64,
+        tupdate_us: u64,
+        alpha: f64,
+        beta: f64,
+        coupling: f64,
+        step_threshold_us: u64,
+    },
     /// A value given by a test ([`RandomScenario::fifo_comparable`]).
     Verbatim(String),
 }
@@ -206,18 +223,41 @@ impl Queue {
                 "{{ kind = \"fq_codel\", flows = {flows}, quantum = {quantum}, \
                  target = \"{target_us}us\", interval = \"{interval_us}us\", ecn = {ecn} }}"
             ),
+            Queue::Pie {
+                target_us,
+                tupdate_us,
+                alpha,
+                beta,
+                max_burst_ms,
+                ecn,
+            } => format!(
+                "{{ kind = \"pie\", target = \"{target_us}us\", tupdate = \"{tupdate_us}us\", \
+                 alpha = {alpha:?}, beta = {beta:?}, max_burst = \"{max_burst_ms}ms\", ecn = {ecn} }}"
+            ),
+            Queue::DualPi2 {
+                target_us,
+                tupdate_us,
+                alpha,
+                beta,
+                coupling,
+                step_threshold_us,
+            } => format!(
+                "{{ kind = \"dualpi2\", target = \"{target_us}us\", tupdate = \"{tupdate_us}us\", \
+                 alpha = {alpha:?}, beta = {beta:?}, coupling = {coupling:?}, \
+                 step_threshold = \"{step_threshold_us}us\" }}"
+            ),
             Queue::Verbatim(v) => v.clone(),
         })
     }
 
     /// Serves first in, first out and drops arrivals only when the buffer is full or earlier
-    /// (drop-tail, RED, CoDel's FIFO): a packet then waits at most for the packets ahead of it
-    /// in the buffer and the one in service. Not FQ-CoDel, whose round robin lets later
-    /// arrivals of other flows go first.
+    /// (drop-tail, RED, CoDel's and PIE's FIFO): a packet then waits at most for the packets
+    /// ahead of it in the buffer and the one in service. Not FQ-CoDel, whose round robin lets
+    /// later arrivals of other flows go first, nor DualPI2, whose L4S queue goes first.
     fn fifo(&self) -> bool {
         matches!(
             self,
-            Queue::DropTail(_) | Queue::Red { .. } | Queue::Codel { .. }
+            Queue::DropTail(_) | Queue::Red { .. } | Queue::Codel { .. } | Queue::Pie { .. }
         )
     }
 }
@@ -229,7 +269,43 @@ fn codel_times() -> impl Strategy<Value = (u64, u64)> {
 
 fn queue() -> impl Strategy<Value = Queue> {
     prop_oneof![
-        3 => (0u8..3).prop_map(Queue::DropTail),
+        5 => (0u8..3).prop_map(Queue::DropTail),
+        1 => (
+            1_000u64..=30_000,
+            1_000u64..=30_000,
+            0.0f64..=2.0,
+            0.0f64..=2.0,
+            0u64..=200,
+            any::<bool>(),
+        )
+            .prop_map(|(target_us, tupdate_us, alpha, beta, max_burst_ms, ecn)| Queue::Pie {
+                target_us,
+                tupdate_us,
+                alpha,
+                beta,
+                max_burst_ms,
+                ecn,
+            }),
+        1 => (
+            1_000u64..=30_000,
+            1_000u64..=30_000,
+            0.0f64..=1.0,
+            0.0f64..=10.0,
+            1.0f64..=4.0,
+            100u64..=5_000,
+        )
+            .prop_map(
+                |(target_us, tupdate_us, alpha, beta, coupling, step_threshold_us)| {
+                    Queue::DualPi2 {
+                        target_us,
+                        tupdate_us,
+                        alpha,
+                        beta,
+                        coupling,
+                        step_threshold_us,
+                    }
+                }
+            ),
         1 => (
             0.0f64..20.0,
             0.5f64..30.0,
