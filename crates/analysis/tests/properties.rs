@@ -47,7 +47,7 @@ fn non_finite_finds_nan_and_infinities() {
 
 proptest! {
     #![proptest_config(ProptestConfig {
-        cases: 24,
+        cases: 64,
         failure_persistence: None,
         ..ProptestConfig::default()
     })]

@@ -143,9 +143,96 @@ fn check_accounting(result: &RunResult, sink: &MemorySink) -> Result<(), TestCas
     Ok(())
 }
 
+/// The reported links' counters and queue-delay statistics.
+fn check_links(result: &RunResult, case: &RandomScenario) -> Result<(), TestCaseError> {
+    let end = SimTime::ZERO + result.duration;
+    let mut link_drops = 0;
+    for link in &result.links {
+        let stats = &link.stats;
+        link_drops += stats.drops();
+        // Utilization ≤ 1: the transmitter is busy at most the whole run, and within the
+        // steady window at most the window.
+        prop_assert!(
+            link.busy <= result.duration,
+            "{}: busy {:?}",
+            link.name,
+            link.busy
+        );
+        prop_assert!(link.busy_at_window_start <= link.busy, "{}", link.name);
+        prop_assert!(
+            link.busy - link.busy_at_window_start <= end - result.window_start.min(end),
+            "{}: busy within the window",
+            link.name
+        );
+        // Every packet that entered the transmitter waited a recorded time, once.
+        prop_assert_eq!(stats.queue_delay.count(), stats.packets, "{}", link.name);
+        prop_assert!(stats.ce_marks <= stats.packets, "{}", link.name);
+        prop_assert!(stats.random_losses <= stats.packets, "{}", link.name);
+        if let (Some(min), Some(max), Some(mean), Some(p99)) = (
+            stats.queue_delay.min(),
+            stats.queue_delay.max(),
+            stats.queue_delay.mean(),
+            stats.queue_delay.quantile(0.99),
+        ) {
+            prop_assert!(
+                min as f64 <= mean && mean <= max as f64,
+                "{}: queue delay mean {} outside [{}, {}]",
+                link.name,
+                mean,
+                min,
+                max
+            );
+            prop_assert!(
+                min as f64 <= p99 && p99 <= max as f64,
+                "{}: p99 {}",
+                link.name,
+                p99
+            );
+            let bound = case
+                .max_wait_ns
+                .iter()
+                .find(|(name, _)| *name == link.name)
+                .and_then(|(_, bound)| *bound);
+            if let Some(bound) = bound {
+                prop_assert!(
+                    max <= bound,
+                    "{}: a packet waited {} ns, more than the buffer and the packet in \
+                     service take to send ({} ns)",
+                    link.name,
+                    max,
+                    bound
+                );
+            }
+        }
+    }
+    // Every drop on a link is some flow's data segment or ACK, and the other way round: no
+    // packet is lost on a link that is not reported (access links have unlimited buffers
+    // and no loss; the bottleneck's reverse direction carries only ACKs, at most at the rate
+    // the data that clocks them leaves the forward direction, so they never overflow it),
+    // except ACKs lost to `ack_loss` there.
+    let flow_drops: u64 = result
+        .flows
+        .iter()
+        .map(|f| {
+            f.drops
+                + if case.ack_drops_unreported {
+                    0
+                } else {
+                    f.ack_drops
+                }
+        })
+        .sum();
+    prop_assert_eq!(
+        flow_drops,
+        link_drops,
+        "flows' drops against the links' drops"
+    );
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig {
-        cases: 48,
+        cases: 128,
         // Failures are reported with the scenario text; no files are written.
         failure_persistence: None,
         ..ProptestConfig::default()
@@ -156,12 +243,13 @@ proptest! {
         let (result, sink) = run_case(&case)?;
         prop_assert_eq!(result.flows.len(), case.flows);
         check_accounting(&result, &sink)?;
+        check_links(&result, &case)?;
     }
 }
 
 proptest! {
     #![proptest_config(ProptestConfig {
-        cases: 16,
+        cases: 32,
         failure_persistence: None,
         ..ProptestConfig::default()
     })]
@@ -174,6 +262,95 @@ proptest! {
         prop_assert_eq!(sink_a.flows, sink_b.flows);
         prop_assert_eq!(sink_a.links, sink_b.links);
         prop_assert_eq!(sink_a.packets, sink_b.packets);
+    }
+}
+
+/// Runs `case` with the bottleneck's discipline given as `queue` and as drop-tail (see
+/// [`RandomScenario::fifo_comparable`]), and requires identical runs: every flow, packet
+/// event and queue sample. Two counters differ by convention only, and are compared so: the
+/// event count (the scheduled family spends a service event per packet), and the packets
+/// still queued when the run ends (or the steady window opens), which drop-tail counts in
+/// `packets`, `bytes`, `busy` and `queue_delay` when it admits them (their departure is
+/// known then) and a scheduled discipline only when it sends them. The transmitter's busy
+/// time within the run (`LinkResult::busy`) must agree exactly.
+fn same_as_droptail(case: &RandomScenario, queue: &str) -> Result<(), TestCaseError> {
+    let (mut other, sink_other) = run_case(&case.fifo_comparable(queue))?;
+    let (droptail, sink_droptail) = run_case(&case.fifo_comparable("\"droptail\""))?;
+    other.events = droptail.events;
+    for (o, d) in other.links.iter_mut().zip(&droptail.links) {
+        let name = d.name.clone();
+        for (o, d) in [
+            (&mut o.stats, &d.stats),
+            (&mut o.at_window_start, &d.at_window_start),
+        ] {
+            let queued = d.packets.checked_sub(o.packets);
+            prop_assert!(
+                queued.is_some(),
+                "{}: sent more than drop-tail admitted",
+                name
+            );
+            prop_assert_eq!(
+                d.queue_delay.count() - o.queue_delay.count(),
+                queued.unwrap_or(0),
+                "{}: queue delays of the packets still queued",
+                name
+            );
+            o.packets = d.packets;
+            o.bytes = d.bytes;
+            o.busy = d.busy;
+            o.queue_delay = d.queue_delay.clone();
+        }
+    }
+    prop_assert_eq!(other, droptail);
+    prop_assert_eq!(sink_other.flows, sink_droptail.flows);
+    prop_assert_eq!(sink_other.links, sink_droptail.links);
+    prop_assert_eq!(sink_other.packets, sink_droptail.packets);
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 24,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    /// CoDel drops or marks only once the sojourn time has stayed at or above `target` for
+    /// an `interval` (RFC 8289 §3.3, §5: `ok_to_drop` needs sojourn ≥ target). No packet of a
+    /// run of at most 1.5 s waits 100 s, so CoDel is its FIFO with tail drop at the same
+    /// buffer limit: drop-tail, packet for packet.
+    #[test]
+    fn codel_that_never_reaches_its_target_is_droptail(
+        case in random_scenario()
+    ) {
+        same_as_droptail(&case, "{ kind = \"codel\", target = \"100s\", interval = \"200s\" }")?;
+    }
+
+    /// PIE drops or marks at enqueue only with its probability `drop_prob`, which starts at 0
+    /// and moves by p = α·(qdelay − target) + β·(qdelay − qdelay_old) every `tupdate`
+    /// (RFC 8033 §4.2), then is bounded to [0, 1]. With a target of 100 s and a run of at
+    /// most 1.5 s, α·(qdelay − target) ≤ −0.125·98.5 < −12 while β·(qdelay − qdelay_old)
+    /// ≤ 1.25·1.5 < 2: p < 0 at every update, so drop_prob stays 0 and PIE is its FIFO with
+    /// tail drop at the same buffer limit.
+    #[test]
+    fn pie_that_never_reaches_its_target_is_droptail(case in random_scenario()) {
+        same_as_droptail(&case, "{ kind = \"pie\", target = \"100s\" }")?;
+    }
+
+    /// RED drops or marks early only when its average queue is at least `min_th` (Floyd &
+    /// Jacobson 1993, Fig. 2). The average is an EWMA of queue lengths (with the idle
+    /// correction decaying it towards 0), so it never exceeds the longest queue, which is
+    /// under the number of packets a run of 1.5 s at 20 Mbit/s can send (about 25 000 of
+    /// 152 bytes): with min_th = 10⁶, RED is drop-tail, packet for packet.
+    #[test]
+    fn red_below_its_thresholds_is_droptail(
+        case in random_scenario(),
+        adaptive in any::<bool>(),
+    ) {
+        same_as_droptail(
+            &case,
+            &format!("{{ kind = \"red\", min_th = 1e6, max_th = 2e6, adaptive = {adaptive} }}"),
+        )?;
     }
 }
 
