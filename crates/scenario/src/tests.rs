@@ -1270,3 +1270,17 @@ fn pie_and_dualpi2_queues_by_name_or_table() {
         assert!(!message.contains('\n'), "{message} is not one line");
     }
 }
+
+#[test]
+fn access_links_refuse_a_queue_discipline() {
+    let text = "[topology]\nbottleneck = { rate = \"10Mbps\", delay = \"10ms\" }\n\
+                access = { rate = \"100Mbps\", delay = \"1ms\", queue = \"codel\" }\n\
+                [[flows]]\ncc = \"reno\"\n";
+    let message = from_str("a.toml", text, &[]).unwrap_err().to_string();
+    assert!(
+        message.starts_with("a.toml: topology.access.queue: access links are drop-tail"),
+        "{message}"
+    );
+    let droptail = text.replace("\"codel\"", "\"droptail\"");
+    assert!(from_str("a.toml", &droptail, &[]).is_ok());
+}

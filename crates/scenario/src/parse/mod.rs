@@ -348,6 +348,17 @@ pub(super) fn link(section: &Section, bottleneck: Option<&Link>) -> Result<Link,
         (Some(_), _) => section.duration("delay")?.expect("the key is present"),
     };
     let queue = queue::queue(section)?;
+    // Access links are per flow (four each): a discipline there would be a per-host qdisc,
+    // which cclab does not model, so it is refused rather than silently ignored.
+    if bottleneck.is_some() && queue != QueueDiscipline::DropTail {
+        return Err(section.invalid(
+            "queue",
+            &format!(
+                "access links are drop-tail; `{}` can go on a bottleneck or topology link",
+                queue.name()
+            ),
+        ));
+    }
     let buffer = match section.get("buffer") {
         None => defaults.as_ref().map_or(Buffer::Bdp(1.0), |d| d.buffer),
         Some(Value::Integer(p)) if *p > 0 => Buffer::Packets(*p as u64),
