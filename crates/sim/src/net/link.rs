@@ -128,6 +128,8 @@ pub struct Link {
     /// Random loss of data segments and of ACKs, drawn after serialization.
     data_loss: LossProcess,
     ack_loss: LossProcess,
+    /// Either loss process can lose a packet: one test on the fast path instead of two.
+    lossy: bool,
     /// When the transmitter finishes the last admitted packet.
     busy_until: SimTime,
     /// Sub-nanosecond remainder of back-to-back serialization times, in units of
@@ -170,6 +172,7 @@ impl Link {
             delay,
             limit,
             qdisc: Qdisc::Arrival(AnyArrivalQdisc::DropTail(DropTail::default())),
+            lossy: !(data_loss.is_none() && ack_loss.is_none()),
             data_loss,
             ack_loss,
             busy_until: SimTime::ZERO,
@@ -341,12 +344,7 @@ impl Link {
             self.note_queue_length(self.waiting.len());
         }
         // Random loss strikes on the wire: the packet used the transmitter, then vanished.
-        let loss = match packet.kind {
-            PacketKind::Data => &mut self.data_loss,
-            PacketKind::Ack => &mut self.ack_loss,
-        };
-        if !loss.is_none() && loss.lose() {
-            self.stats.random_losses += 1;
+        if self.lossy && self.lose(packet.kind) {
             return Admission::Dropped(DropReason::RandomLoss);
         }
         let arrival = self.busy_until + self.delay;
@@ -517,12 +515,7 @@ impl Link {
         self.stats.bytes += packet.wire_bytes as u64;
         self.stats.busy += transmission;
         self.service.transmission_end = Some(self.busy_until);
-        let loss = match packet.kind {
-            PacketKind::Data => &mut self.data_loss,
-            PacketKind::Ack => &mut self.ack_loss,
-        };
-        if !loss.is_none() && loss.lose() {
-            self.stats.random_losses += 1;
+        if self.lossy && self.lose(packet.kind) {
             self.dropped.push((packet, DropReason::RandomLoss));
             return;
         }
@@ -530,6 +523,21 @@ impl Link {
         if needs_event {
             self.service.first_arrival = Some(arrival);
         }
+    }
+
+    /// Does the loss process of this packet kind lose it? Counted as a random loss if so.
+    /// Out of line: most links lose nothing and never call it (`lossy`).
+    #[inline(never)]
+    fn lose(&mut self, kind: PacketKind) -> bool {
+        let loss = match kind {
+            PacketKind::Data => &mut self.data_loss,
+            PacketKind::Ack => &mut self.ack_loss,
+        };
+        let lost = !loss.is_none() && loss.lose();
+        if lost {
+            self.stats.random_losses += 1;
+        }
+        lost
     }
 
     /// Take the packet that arrives at the far end at `now`; returns it and the arrival time
