@@ -260,3 +260,39 @@ cc = "reno"
     let utilization = forward.busy.as_secs_f64() / seconds;
     assert!(utilization < 0.6, "{utilization}");
 }
+
+/// Parking-lot links take the link keys loss and jitter apply to, on both directions of each
+/// hop: a jitter of 20 ms (normal, σ = 1 µs) on a one-hop chain of 10 ms adds 20 ms each
+/// way, so the smallest RTT is 2 × (10 + 20) = 60 ms plus serialization, not 20 ms.
+#[test]
+fn parking_lot_links_carry_jitter_both_ways() {
+    let text = |jitter: &str| {
+        format!(
+            r#"
+duration = "2s"
+[topology]
+kind = "parking-lot"
+hops = 1
+link = {{ rate = "10Mbps", delay = "10ms" {jitter} }}
+[[flows]]
+cc = "reno"
+"#
+        )
+    };
+    let min_rtt_ms = |result: &RunResult| result.flows[0].min_rtt.unwrap().as_millis_f64();
+    let (plain, _) = run(&text(""));
+    let (jittered, _) = run(&text(
+        r#", jitter = { distribution = "normal", mean = "20ms", stddev = "1us" }"#,
+    ));
+    // Serialization: 1500 B at 10 Mbit/s = 1.2 ms, plus an ACK's 52 B (0.04 ms).
+    assert!(
+        (20.0..22.0).contains(&min_rtt_ms(&plain)),
+        "{}",
+        min_rtt_ms(&plain)
+    );
+    assert!(
+        (59.9..62.0).contains(&min_rtt_ms(&jittered)),
+        "{}",
+        min_rtt_ms(&jittered)
+    );
+}

@@ -15,6 +15,7 @@ pub use routing::shortest_path;
 use cclab_cc::SimDuration;
 use cclab_scenario::{Buffer, Link as LinkConfig, LossModel, Scenario, Topology, bdp_bytes};
 
+use crate::net::jitter::JitterProcess;
 use crate::net::link::Link;
 use crate::net::loss::LossProcess;
 use crate::net::network::{LinkRole, Network};
@@ -56,14 +57,9 @@ pub(crate) fn core_link(
             rng: Rng::for_component(scenario.seed, &format!("{name}-qdisc")),
         },
     );
-    let data_loss = LossProcess::new(
-        config.loss.clone(),
-        Rng::for_component(scenario.seed, &format!("{name}-loss")),
-    );
-    let ack_loss = LossProcess::new(
-        config.ack_loss.clone(),
-        Rng::for_component(scenario.seed, &format!("{name}-ack-loss")),
-    );
+    // Loss, ACK loss and jitter on streams named after the link, as on the dumbbell.
+    let (data_loss, ack_loss) = LossProcess::for_link(scenario.seed, &name, config);
+    let jitter = JitterProcess::for_link(scenario.seed, &name, config);
     Link::new(
         name,
         config.rate_bps,
@@ -74,6 +70,7 @@ pub(crate) fn core_link(
     )
     .track_queue_time()
     .with_qdisc(qdisc)
+    .with_jitter(jitter)
 }
 
 /// A flow's four access links (sender up and down, receiver down and up), as the dumbbell
