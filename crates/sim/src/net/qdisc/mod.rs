@@ -166,10 +166,10 @@ impl ArrivalQdisc for AnyArrivalQdisc {
 /// The dequeue-deciding disciplines.
 #[derive(Clone, Debug)]
 pub enum AnyScheduledQdisc {
-    Codel(Codel),
-    FqCodel(FqCodel),
-    // Boxed, as RED is: the link holds its discipline inline, and drop-tail's fast path
-    // should not carry the larger disciplines' state.
+    // Boxed, as RED is: the link holds its discipline inline (four access links per flow),
+    // and drop-tail's fast path should not carry the larger disciplines' state.
+    Codel(Box<Codel>),
+    FqCodel(Box<FqCodel>),
     Pie(Box<Pie>),
     DualPi2(Box<DualPi2>),
     /// A FIFO run through the scheduled path, to check that path against drop-tail.
@@ -255,12 +255,17 @@ impl Qdisc {
             QueueDiscipline::Red(red) => {
                 Qdisc::Arrival(AnyArrivalQdisc::Red(Box::new(Red::new(red, env))))
             }
-            QueueDiscipline::Codel(codel) => Qdisc::Scheduled(AnyScheduledQdisc::Codel(
+            QueueDiscipline::Codel(codel) => Qdisc::Scheduled(AnyScheduledQdisc::Codel(Box::new(
                 Codel::new(codel, env.limit, env.packet_bytes),
-            )),
-            QueueDiscipline::FqCodel(fq_codel) => Qdisc::Scheduled(AnyScheduledQdisc::FqCodel(
-                FqCodel::new(fq_codel, env.limit, env.packet_bytes, env.rng.next_u64()),
-            )),
+            ))),
+            QueueDiscipline::FqCodel(fq_codel) => {
+                Qdisc::Scheduled(AnyScheduledQdisc::FqCodel(Box::new(FqCodel::new(
+                    fq_codel,
+                    env.limit,
+                    env.packet_bytes,
+                    env.rng.next_u64(),
+                ))))
+            }
             QueueDiscipline::Pie(pie) => Qdisc::Scheduled(AnyScheduledQdisc::Pie(Box::new(
                 Pie::new(pie.clone(), env.limit, env.packet_bytes, env.rng),
             ))),
