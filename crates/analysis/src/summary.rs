@@ -574,7 +574,9 @@ pub fn summarize(
         },
         run: RunInfo {
             events: result.events,
-            packets: links.first().map_or(0, |l| l.packets),
+            // Packets sent over every reported link: the dumbbell's bottleneck alone (as
+            // before), every hop of a parking lot, both directions of each graph link.
+            packets: links.iter().map(|l| l.packets).sum(),
             wall_s,
         },
         flows,

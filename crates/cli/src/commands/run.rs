@@ -199,7 +199,7 @@ pub fn run(
         .map_err(failed)?;
     crate::emit(&summary_table(&summary));
     crate::emit(&format!(
-        "{} events, {} bottleneck packets in {:.3} s wall ({:.2} M packets/s), peak memory {}; output in {}\n",
+        "{} events, {} packets over the reported links in {:.3} s wall ({:.2} M packets/s), peak memory {}; output in {}\n",
         result.events,
         summary.run.packets,
         wall,
