@@ -1,12 +1,12 @@
 //! Data Center TCP (RFC 8257; Alizadeh et al., "Data Center TCP (DCTCP)", SIGCOMM 2010),
 //! with Linux's net/ipv4/tcp_dctcp.c where the RFC leaves a choice.
 //!
-//! - RFC 8257 §3.3 steps 1–9: over each observation window (from `WindowEnd = SND.NXT` until
+//! - RFC 8257 §3.3: over each observation window (from `WindowEnd = SND.NXT` until
 //!   the cumulative ACK passes it) the sender counts the bytes acknowledged and those the
 //!   receiver echoed as CE-marked; at the window's end `M = BytesMarked / BytesAcked` and
 //!   `α ← (1 − g)·α + g·M`, g = 1/16, α starting at 1 (§3.3 "SHOULD be 1"; Linux
 //!   `dctcp_alpha_on_init` = 1024/1024).
-//! - §3.3 step 10: on CE echoes, `cwnd ← cwnd·(1 − α/2)`, at most once per window of data
+//! - §3.3: on CE echoes, `cwnd ← cwnd·(1 − α/2)`, at most once per window of data
 //!   (as RFC 3168); ssthresh follows the new cwnd, as Linux's `dctcp_ssthresh` (called by
 //!   `tcp_enter_cwr`) sets ssthresh = max(cwnd − cwnd·α/2, 2 segments).
 //! - §3.4: growth is standard TCP (the pluggable slow start, RFC 3465 byte counting in
@@ -121,28 +121,28 @@ impl Dctcp {
         self.alpha
     }
 
-    /// RFC 8257 §3.3 steps 4–9: count the ACK into the observation window and, once the
+    /// RFC 8257 §3.3: count the ACK into the observation window and, once the
     /// cumulative ACK reaches WindowEnd, fold the window's marked fraction into α.
     fn observe(&mut self, ack: &Ack) {
         self.bytes_acked += ack.bytes_acked;
         self.bytes_marked += ack.ecn_ce_bytes;
         match self.window_end {
-            // Step 3: the first window ends at the SND.NXT of the first ACK.
+            // The first window ends at the SND.NXT of the first ACK.
             None => self.window_end = Some(ack.snd_nxt),
-            // Step 6: "If the SEG.ACK field in the ACK is greater than WindowEnd" — Linux
-            // tests `!before(snd_una, next_seq)`, i.e. ≥; with ≥ the window of an idle
-            // sender (snd_una = snd_nxt) ends on its next ACK instead of one later.
+            // The window ends once the cumulative ACK passes WindowEnd (§3.3); we test ≥ as
+            // Linux does (`!before(snd_una, next_seq)`), so the ACK that reaches WindowEnd
+            // closes it and an idle sender's window (snd_una = snd_nxt) ends on its next ACK.
             Some(end) if ack.snd_una >= end => {
-                // Step 7: M = BytesMarked / BytesAcked (0 for a window that acknowledged
+                // M = BytesMarked / BytesAcked (0 for a window that acknowledged
                 // nothing, as Linux divides by max(1, delivered)).
                 let marked_fraction = if self.bytes_acked == 0 {
                     0.0
                 } else {
                     (self.bytes_marked as f64 / self.bytes_acked as f64).min(1.0)
                 };
-                // Step 8.
+                // α ← (1 − g)·α + g·M.
                 self.alpha = (1.0 - self.params.g) * self.alpha + self.params.g * marked_fraction;
-                // Step 9: the next window ends at today's SND.NXT; counters restart.
+                // The next window ends at today's SND.NXT; counters restart.
                 self.window_end = Some(ack.snd_nxt);
                 self.bytes_acked = 0;
                 self.bytes_marked = 0;
@@ -151,7 +151,7 @@ impl Dctcp {
         }
     }
 
-    /// RFC 8257 §3.3 step 10 with Linux's floor of 2 segments (`dctcp_ssthresh`).
+    /// RFC 8257 §3.3's cwnd·(1 − α/2) with Linux's floor of 2 segments (`dctcp_ssthresh`).
     fn reduce_for_marks(&mut self, snd_nxt: u64) {
         let kept = (self.cwnd as f64 * (1.0 - self.alpha / 2.0)).round() as u64;
         self.cwnd = kept.max(2 * self.mss);
@@ -262,7 +262,7 @@ mod tests {
         d
     }
 
-    /// The first ACK sets WindowEnd to its SND.NXT (RFC 8257 §3.3 step 3): one window of
+    /// The first ACK sets WindowEnd to its SND.NXT (RFC 8257 §3.3): one window of
     /// `segments` ahead, acknowledging nothing.
     fn prime(d: &mut Dctcp, segments: u64) {
         d.on_ack(&Ack {
