@@ -98,7 +98,7 @@ pub struct ControllerMetrics {
     /// Vegas family: Δ (diff), the segments the flow is estimated to keep queued, as of
     /// the last finished round (Veno's N, YeAH's Q).
     pub backlog_segments: Option<f64>,
-    /// BBR v3's smoothed CE-marked share of delivered data, in [0, 1].
+    /// The smoothed CE-marked share of delivered data, in [0, 1] (BBR v3's and DCTCP's α).
     pub ecn_alpha: Option<f64>,
     /// Why the latest slow start ended, when the controller or its slow-start part decided
     /// it on an ACK. Meaningful right after the ACK that left slow start (the simulator reads

@@ -63,6 +63,7 @@ pub const ALGORITHMS: &[&AlgorithmInfo] = &[
     &algorithms::htcp::INFO,
     &algorithms::hybla::INFO,
     &algorithms::libra::INFO,
+    &algorithms::dctcp::INFO,
     &algorithms::vegas::INFO,
     &algorithms::dynamic_vegas::INFO,
     &algorithms::fast::INFO,

@@ -12,8 +12,6 @@
 
 mod common;
 
-use cclab_cc::controller::half_flight_ssthresh;
-use cclab_cc::{Ack, AlgorithmInfo, CcConfig, CongestionControl, CongestionEvent, TimeoutEvent};
 use cclab_sim::RunResult;
 use common::{run_scenario, scenario};
 
@@ -152,142 +150,20 @@ delayed_ack = false
 
 // ---- DualPI2 ---------------------------------------------------------------------------------
 
-/// DCTCP as RFC 8257 specifies it, for these tests (the registry has no DCTCP yet):
-///
-/// - §3.3: `alpha ← (1 − g)·alpha + g·F` once per window of data, F the fraction of the
-///   window's acknowledged bytes that arrived CE-marked, g = 1/16, alpha starting at 1
-///   (Linux `dctcp_alpha_on_init`);
-/// - §3.3: on CE marks, `cwnd ← cwnd · (1 − alpha/2)`, at most once per window (RFC 3168);
-/// - §3.4: loss and growth as standard TCP (halve; slow start, +1 MSS per RTT).
-struct Dctcp {
-    mss: u64,
-    cwnd: u64,
-    ssthresh: u64,
-    alpha: f64,
-    /// snd_nxt when the observation window began; it ends when snd_una passes it.
-    window_end: Option<u64>,
-    window_acked: u64,
-    window_marked: u64,
-    /// No further reduction until snd_una passes this (one per window of data).
-    reduce_after: u64,
-    /// Bytes acknowledged since the last +1 MSS in congestion avoidance (RFC 3465).
-    ai_bytes: u64,
-}
-
-const DCTCP_G: f64 = 1.0 / 16.0;
-
-impl Dctcp {
-    fn new(config: &CcConfig) -> Self {
-        Dctcp {
-            mss: config.mss,
-            cwnd: config.initial_cwnd,
-            ssthresh: config.initial_ssthresh,
-            alpha: 1.0,
-            window_end: None,
-            window_acked: 0,
-            window_marked: 0,
-            reduce_after: 0,
-            ai_bytes: 0,
-        }
-    }
-}
-
-impl CongestionControl for Dctcp {
-    fn name(&self) -> &'static str {
-        "dctcp"
-    }
-
-    fn on_ack(&mut self, ack: &Ack) {
-        self.window_acked += ack.bytes_acked;
-        self.window_marked += ack.ecn_ce_bytes;
-        match self.window_end {
-            None => self.window_end = Some(ack.snd_nxt),
-            Some(end) if ack.snd_una >= end => {
-                let fraction = self.window_marked as f64 / self.window_acked.max(1) as f64;
-                self.alpha = (1.0 - DCTCP_G) * self.alpha + DCTCP_G * fraction;
-                self.window_acked = 0;
-                self.window_marked = 0;
-                self.window_end = Some(ack.snd_nxt);
-            }
-            Some(_) => {}
-        }
-        if ack.ecn_ce_bytes > 0 && ack.snd_una >= self.reduce_after {
-            let reduced = (self.cwnd as f64 * (1.0 - self.alpha / 2.0)) as u64;
-            self.cwnd = reduced.max(2 * self.mss);
-            self.ssthresh = self.cwnd;
-            self.reduce_after = ack.snd_nxt;
-            self.ai_bytes = 0;
-            return;
-        }
-        if !ack.may_grow() {
-            return;
-        }
-        if self.cwnd < self.ssthresh {
-            self.cwnd += ack.bytes_acked;
-            return;
-        }
-        self.ai_bytes += ack.bytes_acked;
-        if self.ai_bytes >= self.cwnd {
-            self.ai_bytes -= self.cwnd;
-            self.cwnd += self.mss;
-        }
-    }
-
-    fn on_congestion_event(&mut self, event: &CongestionEvent) {
-        self.ssthresh = half_flight_ssthresh(event.bytes_in_flight, self.mss);
-        self.cwnd = self.ssthresh;
-        self.ai_bytes = 0;
-    }
-
-    fn on_timeout_congestion_event(&mut self, event: &TimeoutEvent) {
-        self.ssthresh = half_flight_ssthresh(event.bytes_in_flight, self.mss);
-    }
-
-    fn on_retransmission_timeout(&mut self, _event: &TimeoutEvent) {
-        self.cwnd = self.mss;
-        self.ai_bytes = 0;
-    }
-
-    fn cwnd(&self) -> u64 {
-        self.cwnd
-    }
-
-    fn ssthresh(&self) -> u64 {
-        self.ssthresh
-    }
-
-    fn responds_to_ecn(&self) -> bool {
-        true
-    }
-}
-
-static DCTCP: AlgorithmInfo = AlgorithmInfo {
-    name: "dctcp",
-    aliases: &[],
-    summary: "DCTCP (RFC 8257), test-local",
-    reference: "RFC 8257 §3.3-3.4",
-    params: &[],
-    uses_slow_start: false,
-    initial_ssthresh: cclab_cc::registry::InitialSsthreshUse::Given,
-    build: |config, _, _| Box::new(Dctcp::new(config)),
-};
-
 #[test]
 fn dualpi2_couples_a_dctcp_flow_and_a_cubic_flow() {
-    // Flow 0: DCTCP sending ECT(1) (parsed as Reno, then given the DCTCP above); flow 1:
-    // CUBIC, not ECN-capable, in the classic queue.
+    // Flow 0: DCTCP (RFC 8257, docs/algorithms/dctcp.md) sending ECT(1); flow 1: CUBIC, not
+    // ECN-capable, in the classic queue.
     let flows = r#"
 [[flows]]
-cc = "reno"
+cc = "dctcp"
 ecn = "l4s"
 delayed_ack = false
 [[flows]]
 cc = "cubic"
 delayed_ack = false
 "#;
-    let mut coupled = scenario(&dumbbell("\"dualpi2\"", flows));
-    coupled.flows[0].cc = &DCTCP;
-    let (result, _) = run_scenario(&coupled);
+    let (result, _) = run_scenario(&scenario(&dumbbell("\"dualpi2\"", flows)));
     let (l4s_rate, classic_rate) = (goodput(&result, 0), goodput(&result, 1));
     let (l4s_delay, classic_delay) = (queueing_delay(&result, 0), queueing_delay(&result, 1));
     let stats = &result.links[0].stats;

@@ -12,6 +12,7 @@ pub mod bic;
 pub mod byte_counter;
 pub mod compound;
 pub mod cubic;
+pub mod dctcp;
 #[cfg(test)]
 mod delay_harness;
 pub mod dynamic_vegas;
