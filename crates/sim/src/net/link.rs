@@ -119,17 +119,23 @@ struct Jitter {
     wire: ReorderingWire,
 }
 
+/// A link's two loss processes, one per packet kind.
+#[derive(Clone, Debug)]
+struct LinkLoss {
+    data_loss: LossProcess,
+    ack_loss: LossProcess,
+}
+
 pub struct Link {
     pub name: String,
     rate_bps: u64,
     delay: SimDuration,
     limit: BufferLimit,
     qdisc: Qdisc,
-    /// Random loss of data segments and of ACKs, drawn after serialization.
-    data_loss: LossProcess,
-    ack_loss: LossProcess,
-    /// Either loss process can lose a packet: one test on the fast path instead of two.
-    lossy: bool,
+    /// Random loss of data segments and of ACKs, drawn after serialization; `None` on a link
+    /// that loses nothing (most of them: every flow has four access links), which keeps the
+    /// link small and the fast path to one test.
+    loss: Option<Box<LinkLoss>>,
     /// When the transmitter finishes the last admitted packet.
     busy_until: SimTime,
     /// Sub-nanosecond remainder of back-to-back serialization times, in units of
@@ -172,9 +178,12 @@ impl Link {
             delay,
             limit,
             qdisc: Qdisc::Arrival(AnyArrivalQdisc::DropTail(DropTail::default())),
-            lossy: !(data_loss.is_none() && ack_loss.is_none()),
-            data_loss,
-            ack_loss,
+            loss: (!(data_loss.is_none() && ack_loss.is_none())).then(|| {
+                Box::new(LinkLoss {
+                    data_loss,
+                    ack_loss,
+                })
+            }),
             busy_until: SimTime::ZERO,
             carry: 0,
             waiting: VecDeque::new(),
@@ -344,7 +353,7 @@ impl Link {
             self.note_queue_length(self.waiting.len());
         }
         // Random loss strikes on the wire: the packet used the transmitter, then vanished.
-        if self.lossy && self.lose(packet.kind) {
+        if self.loss.is_some() && self.lose(packet.kind) {
             return Admission::Dropped(DropReason::RandomLoss);
         }
         let arrival = self.busy_until + self.delay;
@@ -515,7 +524,7 @@ impl Link {
         self.stats.bytes += packet.wire_bytes as u64;
         self.stats.busy += transmission;
         self.service.transmission_end = Some(self.busy_until);
-        if self.lossy && self.lose(packet.kind) {
+        if self.loss.is_some() && self.lose(packet.kind) {
             self.dropped.push((packet, DropReason::RandomLoss));
             return;
         }
@@ -526,12 +535,15 @@ impl Link {
     }
 
     /// Does the loss process of this packet kind lose it? Counted as a random loss if so.
-    /// Out of line: most links lose nothing and never call it (`lossy`).
+    /// Out of line: most links lose nothing and never call it.
     #[inline(never)]
     fn lose(&mut self, kind: PacketKind) -> bool {
+        let Some(losses) = self.loss.as_deref_mut() else {
+            return false;
+        };
         let loss = match kind {
-            PacketKind::Data => &mut self.data_loss,
-            PacketKind::Ack => &mut self.ack_loss,
+            PacketKind::Data => &mut losses.data_loss,
+            PacketKind::Ack => &mut losses.ack_loss,
         };
         let lost = !loss.is_none() && loss.lose();
         if lost {
@@ -1059,7 +1071,10 @@ mod tests {
             },
             None,
         );
-        fifo.data_loss = no_loss();
+        fifo.loss
+            .as_mut()
+            .expect("pair() links are lossy")
+            .data_loss = no_loss();
         let mut dropped = Vec::new();
         for seq in 0..3 {
             let mut p = packet(1000);
