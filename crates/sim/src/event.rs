@@ -14,6 +14,9 @@ use cclab_cc::SimTime;
 pub enum Event {
     /// The packet at the head of this link's propagation FIFO reaches the far end.
     LinkDelivery(u32),
+    /// A packet of a link with jitter reaches the far end. An event of its own, so that the
+    /// common delivery above never asks whether its link has jitter.
+    JitteredDelivery(u32),
     /// This link's transmitter finished a packet: its scheduled discipline (CoDel, PIE…)
     /// chooses the next. Drop-tail links never need it.
     LinkTransmitted(u32),

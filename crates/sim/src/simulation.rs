@@ -268,6 +268,13 @@ impl Simulation {
                 }
                 self.forward(packet);
             }
+            Event::JitteredDelivery(link) => {
+                let (packet, next) = self.links[link as usize].deliver_jittered(self.now);
+                if let Some(next) = next {
+                    self.queue.schedule(next, Event::JitteredDelivery(link));
+                }
+                self.forward(packet);
+            }
             Event::LinkTransmitted(link) => {
                 self.links[link as usize].on_transmitted(self.now);
                 self.after_service(link);
@@ -459,7 +466,10 @@ impl Simulation {
             Admission::Admitted {
                 arrival,
                 first_in_flight: true,
-            } => self.queue.schedule(arrival, Event::LinkDelivery(link)),
+            } => {
+                let event = self.links[link as usize].delivery_event(link);
+                self.queue.schedule(arrival, event)
+            }
             Admission::Admitted { .. } => {}
             Admission::Dropped(_) => self.count_drop(&packet),
             Admission::Scheduled => self.after_service(link),
@@ -476,7 +486,8 @@ impl Simulation {
             self.queue.schedule(end, Event::LinkTransmitted(link));
         }
         if let Some(arrival) = service.first_arrival {
-            self.queue.schedule(arrival, Event::LinkDelivery(link));
+            let event = self.links[link as usize].delivery_event(link);
+            self.queue.schedule(arrival, event);
         }
         for (packet, _) in dropped.drain(..) {
             self.count_drop(&packet);

@@ -28,6 +28,7 @@ use super::qdisc::{
     AnyArrivalQdisc, ArrivalContext, ArrivalQdisc, BufferLimit, Dequeued, DropTail, Qdisc,
     ScheduledQdisc, Verdict,
 };
+use crate::event::Event;
 use crate::histogram::Histogram;
 use crate::packet::{Packet, PacketKind};
 
@@ -289,6 +290,15 @@ impl Link {
     pub fn force_drop(&mut self) -> Admission {
         self.stats.forced_drops += 1;
         Admission::Dropped(DropReason::Forced)
+    }
+
+    /// The event that delivers this link's packets: jitter has its own.
+    pub fn delivery_event(&self, id: u32) -> Event {
+        if self.jitter.is_some() {
+            Event::JitteredDelivery(id)
+        } else {
+            Event::LinkDelivery(id)
+        }
     }
 
     /// Replace the queue discipline (drop-tail by default).
@@ -555,10 +565,10 @@ impl Link {
     /// Take the packet that arrives at the far end at `now`; returns it and the arrival time
     /// of the next one, if any.
     #[inline]
+    /// For a link without jitter (`Event::LinkDelivery`); a link with jitter delivers through
+    /// [`Link::deliver_jittered`] (`Event::JitteredDelivery`).
     pub fn deliver(&mut self, now: SimTime) -> (Packet, Option<SimTime>) {
-        if self.jitter.is_some() {
-            return self.deliver_jittered(now);
-        }
+        debug_assert!(self.jitter.is_none(), "link {}: jittered", self.name);
         let (arrival, packet) = self
             .in_flight
             .pop_front()
@@ -573,7 +583,7 @@ impl Link {
 
     /// `deliver` on a link with jitter, off the fast path.
     #[inline(never)]
-    fn deliver_jittered(&mut self, now: SimTime) -> (Packet, Option<SimTime>) {
+    pub fn deliver_jittered(&mut self, now: SimTime) -> (Packet, Option<SimTime>) {
         let Some(jitter) = self.jitter.as_deref_mut() else {
             unreachable!("called only for a link with jitter")
         };
@@ -1141,7 +1151,7 @@ mod tests {
         }
         let mut delivered = Vec::new();
         while let Some(Reverse(t)) = events.pop() {
-            let (p, next) = l.deliver(t);
+            let (p, next) = l.deliver_jittered(t);
             delivered.push((t, p.seq));
             if let Some(next) = next {
                 events.push(Reverse(next));
