@@ -72,3 +72,24 @@ impl Packet {
         &self.sack[..self.sack_count as usize]
     }
 }
+
+#[cfg(test)]
+impl Packet {
+    /// A data segment of flow 0 for unit tests: `wire_bytes` on the wire (52 of them the
+    /// default headers), starting at byte `seq`, not ECN-capable.
+    pub(crate) fn test_data(wire_bytes: u32, seq: u64) -> Packet {
+        Packet {
+            flow: 0,
+            hop: 0,
+            kind: PacketKind::Data,
+            retransmission: false,
+            sack_count: 0,
+            ecn: Ecn::NotEct,
+            wire_bytes,
+            payload: wire_bytes.saturating_sub(52),
+            seq,
+            sack: [SackBlock::default(); MAX_SACK_BLOCKS],
+            ce_bytes: 0,
+        }
+    }
+}

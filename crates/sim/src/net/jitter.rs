@@ -260,19 +260,7 @@ mod tests {
     #[test]
     fn the_reordering_wire_hands_out_packets_by_arrival_then_send_order() {
         let mut wire = ReorderingWire::default();
-        let packet = |seq| Packet {
-            flow: 0,
-            hop: 0,
-            kind: crate::packet::PacketKind::Data,
-            retransmission: false,
-            sack_count: 0,
-            ecn: crate::packet::Ecn::NotEct,
-            wire_bytes: 1000,
-            payload: 1000,
-            seq,
-            sack: Default::default(),
-            ce_bytes: 0,
-        };
+        let packet = |seq| Packet::test_data(1000, seq);
         for (t, seq) in [(30, 0), (10, 1), (30, 2), (20, 3)] {
             wire.push(SimTime::from_nanos(t), packet(seq));
         }

@@ -650,7 +650,7 @@ impl Link {
 mod tests {
     use super::*;
     use crate::net::qdisc::{AnyArrivalQdisc, BufferLimit, DropTail, Qdisc};
-    use crate::packet::{Ecn, PacketKind, SackBlock};
+    use crate::packet::{Ecn, PacketKind};
     use crate::rng::Rng;
     use cclab_scenario::LossModel;
 
@@ -659,19 +659,7 @@ mod tests {
     }
 
     fn packet(wire_bytes: u32) -> Packet {
-        Packet {
-            flow: 0,
-            hop: 0,
-            kind: PacketKind::Data,
-            retransmission: false,
-            sack_count: 0,
-            wire_bytes,
-            payload: wire_bytes,
-            seq: 0,
-            sack: [SackBlock::default(); 3],
-            ecn: Ecn::NotEct,
-            ce_bytes: 0,
-        }
+        Packet::test_data(wire_bytes, 0)
     }
 
     fn link(rate_bps: u64, delay_ms: u64, limit: Option<u64>) -> Link {

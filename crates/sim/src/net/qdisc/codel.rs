@@ -324,7 +324,6 @@ impl ScheduledQdisc for Codel {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::packet::{PacketKind, SackBlock};
 
     const MTU: u64 = 1500;
     const TARGET: SimDuration = SimDuration::from_millis(5);
@@ -344,17 +343,8 @@ mod tests {
 
     fn packet(seq: u64, ecn: Ecn) -> Packet {
         Packet {
-            flow: 0,
-            hop: 0,
-            kind: PacketKind::Data,
-            retransmission: false,
-            sack_count: 0,
             ecn,
-            wire_bytes: MTU as u32,
-            payload: MTU as u32 - 52,
-            seq,
-            sack: [SackBlock::default(); 3],
-            ce_bytes: 0,
+            ..Packet::test_data(MTU as u32, seq)
         }
     }
 

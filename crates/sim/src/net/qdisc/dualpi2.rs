@@ -271,23 +271,13 @@ impl ScheduledQdisc for DualPi2 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::packet::{PacketKind, SackBlock};
 
     const MTU: u64 = 1500;
 
     fn packet(ecn: Ecn, seq: u64) -> Packet {
         Packet {
-            flow: 0,
-            hop: 0,
-            kind: PacketKind::Data,
-            retransmission: false,
-            sack_count: 0,
-            wire_bytes: MTU as u32,
-            payload: MTU as u32 - 52,
-            seq,
-            sack: [SackBlock::default(); 3],
             ecn,
-            ce_bytes: 0,
+            ..Packet::test_data(MTU as u32, seq)
         }
     }
 

@@ -260,7 +260,6 @@ impl ScheduledQdisc for FqCodel {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::packet::{Ecn, SackBlock};
     use cclab_cc::SimDuration;
 
     const MTU: u64 = 1500;
@@ -268,16 +267,7 @@ mod tests {
     fn packet(flow: u32, seq: u64, wire_bytes: u32) -> Packet {
         Packet {
             flow,
-            hop: 0,
-            kind: PacketKind::Data,
-            retransmission: false,
-            sack_count: 0,
-            ecn: Ecn::NotEct,
-            wire_bytes,
-            payload: wire_bytes - 52,
-            seq,
-            sack: [SackBlock::default(); 3],
-            ce_bytes: 0,
+            ..Packet::test_data(wire_bytes, seq)
         }
     }
 

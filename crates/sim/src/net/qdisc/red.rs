@@ -297,7 +297,6 @@ impl ArrivalQdisc for Red {
 mod tests {
     use super::*;
     use crate::net::qdisc::BufferLimit;
-    use crate::packet::{PacketKind, SackBlock};
 
     /// 10 Mbit/s of 1500-byte packets: a typical transmission time of 1.2 ms.
     const RATE: u64 = 10_000_000;
@@ -323,17 +322,8 @@ mod tests {
 
     fn packet(wire_bytes: u32, ecn: Ecn) -> Packet {
         Packet {
-            flow: 0,
-            hop: 0,
-            kind: PacketKind::Data,
-            retransmission: false,
-            sack_count: 0,
-            wire_bytes,
-            payload: wire_bytes,
-            seq: 0,
-            sack: [SackBlock::default(); 3],
             ecn,
-            ce_bytes: 0,
+            ..Packet::test_data(wire_bytes, 0)
         }
     }
 
