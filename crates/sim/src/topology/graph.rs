@@ -10,7 +10,7 @@
 use cclab_scenario::{Graph, Scenario};
 
 use crate::net::network::{LinkRole, Network};
-use crate::topology::{access_links, core_link, longest_rtts, shortest_path};
+use crate::topology::{add_routed_flows, core_link, longest_rtts, shortest_path};
 
 /// One-way link ids of a route from `from` over `edges` (listed-link indexes in travel
 /// order), with the ids of the opposite directions in reverse order (the ACK path).
@@ -63,24 +63,6 @@ pub fn build(scenario: &Scenario, graph: &Graph) -> Network {
             network.report(id);
         }
     }
-    let mut id = 0u32;
-    let mut data = Vec::new();
-    let mut ack = Vec::new();
-    for (group, (data_core, ack_core)) in scenario.flows.iter().zip(&routes) {
-        for _ in 0..group.count {
-            let [sender_up, sender_down, receiver_down, receiver_up] =
-                access_links(&mut network, scenario, &graph.access, id, group.extra_rtt);
-            data.clear();
-            data.push(sender_up);
-            data.extend(data_core.iter().map(|&l| l as u32));
-            data.push(receiver_down);
-            ack.clear();
-            ack.push(receiver_up);
-            ack.extend(ack_core.iter().map(|&l| l as u32));
-            ack.push(sender_down);
-            network.add_flow(&data, &ack);
-            id += 1;
-        }
-    }
+    add_routed_flows(&mut network, scenario, &graph.access, &routes);
     network
 }

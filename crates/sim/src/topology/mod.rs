@@ -73,6 +73,35 @@ pub(crate) fn core_link(
     .with_jitter(jitter)
 }
 
+/// Every flow of the scenario, in order, over its own access links and its routes through the
+/// core: `routes[g]` is group g's (data links, ACK links), by link id.
+pub(crate) fn add_routed_flows(
+    network: &mut Network,
+    scenario: &Scenario,
+    access: &LinkConfig,
+    routes: &[(Vec<usize>, Vec<usize>)],
+) {
+    let mut id = 0u32;
+    // Reused for every flow: the network copies each path into its shared table.
+    let (mut data, mut ack) = (Vec::new(), Vec::new());
+    for (group, (data_core, ack_core)) in scenario.flows.iter().zip(routes) {
+        for _ in 0..group.count {
+            let [sender_up, sender_down, receiver_down, receiver_up] =
+                access_links(network, scenario, access, id, group.extra_rtt);
+            data.clear();
+            data.push(sender_up);
+            data.extend(data_core.iter().map(|&l| l as u32));
+            data.push(receiver_down);
+            ack.clear();
+            ack.push(receiver_up);
+            ack.extend(ack_core.iter().map(|&l| l as u32));
+            ack.push(sender_down);
+            network.add_flow(&data, &ack);
+            id += 1;
+        }
+    }
+}
+
 /// A flow's four access links (sender up and down, receiver down and up), as the dumbbell
 /// builds them; `extra_rtt` goes on the sender's, half each way. Returns their ids.
 pub(crate) fn access_links(

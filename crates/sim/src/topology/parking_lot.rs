@@ -10,7 +10,7 @@
 use cclab_scenario::{ParkingLot, Scenario};
 
 use crate::net::network::{LinkRole, Network};
-use crate::topology::{access_links, core_link, longest_rtts};
+use crate::topology::{add_routed_flows, core_link, longest_rtts};
 
 pub fn build(scenario: &Scenario, topology: &ParkingLot) -> Network {
     let hops = topology.hops.len();
@@ -53,29 +53,6 @@ pub fn build(scenario: &Scenario, topology: &ParkingLot) -> Network {
             LinkRole::Core,
         );
     }
-    let mut id = 0u32;
-    let mut data = Vec::with_capacity(hops + 2);
-    let mut ack = Vec::with_capacity(hops + 2);
-    for (group, (data_core, ack_core)) in scenario.flows.iter().zip(&routes) {
-        for _ in 0..group.count {
-            let [sender_up, sender_down, receiver_down, receiver_up] = access_links(
-                &mut network,
-                scenario,
-                &topology.access,
-                id,
-                group.extra_rtt,
-            );
-            data.clear();
-            data.push(sender_up);
-            data.extend(data_core.iter().map(|&l| l as u32));
-            data.push(receiver_down);
-            ack.clear();
-            ack.push(receiver_up);
-            ack.extend(ack_core.iter().map(|&l| l as u32));
-            ack.push(sender_down);
-            network.add_flow(&data, &ack);
-            id += 1;
-        }
-    }
+    add_routed_flows(&mut network, scenario, &topology.access, &routes);
     network
 }
