@@ -11,10 +11,6 @@ use super::section::{Section, as_f64};
 use crate::error::ScenarioError;
 use crate::network::*;
 
-/// The disciplines the simulator implements; the others of [`QUEUE_DISCIPLINES`] are refused
-/// with a clear message until they are built.
-const BUILT: &[&str] = &["droptail", "red", "codel", "fq_codel", "pie", "dualpi2"];
-
 /// The `queue` key of `section` (drop-tail when absent).
 pub(super) fn queue(section: &Section) -> Result<QueueDiscipline, ScenarioError> {
     let (kind, params) = match section.get("queue") {
@@ -51,15 +47,6 @@ pub(super) fn queue(section: &Section) -> Result<QueueDiscipline, ScenarioError>
             &format!("unknown queue discipline `{kind}`; {hint}"),
         ));
     }
-    if !BUILT.contains(&kind) {
-        return Err(section.invalid(
-            "queue",
-            &format!(
-                "queue discipline `{kind}` is not available yet; built: {}",
-                BUILT.join(", ")
-            ),
-        ));
-    }
     // With a bare name, an empty table stands for "all defaults".
     let params = params.unwrap_or_else(|| section.empty("queue"));
     match kind {
@@ -72,7 +59,7 @@ pub(super) fn queue(section: &Section) -> Result<QueueDiscipline, ScenarioError>
         "fq_codel" => fq_codel(&params).map(QueueDiscipline::FqCodel),
         "pie" => pie(&params).map(QueueDiscipline::Pie),
         "dualpi2" => dualpi2(&params).map(QueueDiscipline::DualPi2),
-        other => unreachable!("`{other}` is in BUILT but has no parser"),
+        other => unreachable!("`{other}` is in QUEUE_DISCIPLINES but has no parser"),
     }
 }
 
