@@ -165,11 +165,26 @@ fn queue_chart(dir: &Path, info: &RunInfo, window: (f64, f64)) -> Result<TimeCha
             Ok(())
         },
     )?;
+    // Of several links (a graph reports both directions of every link), draw those that
+    // queued or dropped in the window; the idle ones would only crowd the legend. If none
+    // did, draw them all.
+    let busy = |(_, points, drops): &LinkQueue| *drops > 0.0 || points.iter().any(|p| p.1 > 0.0);
+    let idle = if links.len() > 1 && links.iter().any(busy) {
+        let before = links.len();
+        links.retain(busy);
+        before - links.len()
+    } else {
+        0
+    };
     // One link (a dumbbell): titled by its name, its line plainly "queue".
     let (what, lines) = match links.as_slice() {
-        [(name, _, _)] => (format!("{name} queue"), vec!["queue".to_string()]),
+        [(name, _, _)] if idle == 0 => (format!("{name} queue"), vec!["queue".to_string()]),
         _ => (
-            "queues".to_string(),
+            match idle {
+                0 => "queues".to_string(),
+                1 => "queues (1 link that never queued not drawn)".to_string(),
+                n => format!("queues ({n} links that never queued not drawn)"),
+            },
             links.iter().map(|(name, _, _)| name.clone()).collect(),
         ),
     };
@@ -365,6 +380,40 @@ mod tests {
         // hop2's 4 drops by 0.1 s and hop1's 2 by 0.2 s: 6 packets at two samples.
         assert_eq!(chart.markers[0].points, [(0.1, 1.0), (0.2, 8.0)]);
         assert!(chart.markers[0].label.starts_with("drops (6 packets"));
+    }
+
+    /// A graph reports both directions of every link: the links that never queued nor dropped
+    /// are left out, and the title says how many.
+    #[test]
+    fn idle_links_are_left_out_of_the_queue_figure() {
+        let dir = std::env::temp_dir().join(format!("cclab-queue-idle-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join("queue.csv"),
+            "time_s,link,queue_pkts,queue_bytes,drops,tx_bytes\n\
+             0.1,a-b,3,4500,0,0\n\
+             0.1,b-a,0,0,0,0\n\
+             0.1,b-c,0,0,1,0\n\
+             0.1,c-b,0,0,0,0\n",
+        )
+        .unwrap();
+        let chart = queue_chart(
+            &dir,
+            &RunInfo::default(),
+            (f64::NEG_INFINITY, f64::INFINITY),
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+        let chart = chart.unwrap();
+        let labels: Vec<&str> = chart.lines.iter().map(|l| l.label.as_str()).collect();
+        // a-b queued, b-c dropped (with an empty queue at the sample); b-a and c-b did neither.
+        assert_eq!(labels, ["a-b", "b-c"]);
+        assert!(
+            chart
+                .title
+                .ends_with("queues (2 links that never queued not drawn)"),
+            "{}",
+            chart.title
+        );
     }
 
     /// `queue.csv` holds cumulative drops; the figure marks the samples at which the count
