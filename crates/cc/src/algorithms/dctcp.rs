@@ -21,6 +21,7 @@
 //! `Ack::ecn_ce_bytes`, the accurate per-ACK byte count RFC 8257 §3.2's receiver state
 //! machine exists to approximate with one ECE bit.
 
+use super::additive_increase::ByteCountedIncrease;
 use crate::controller::{
     Ack, CcConfig, CongestionControl, CongestionEvent, TimeoutEvent, half_flight_ssthresh,
 };
@@ -95,7 +96,7 @@ pub struct Dctcp {
     /// reduction per window of data, RFC 3168 §6.1.2 as RFC 8257 §3.3 keeps it).
     reduced_until: Option<u64>,
     /// Bytes acknowledged since cwnd last grew in congestion avoidance (RFC 3465 §2.1).
-    bytes_acked_in_ca: u64,
+    increase: ByteCountedIncrease,
     slow_start: Box<dyn SlowStart>,
 }
 
@@ -111,7 +112,7 @@ impl Dctcp {
             bytes_acked: 0,
             bytes_marked: 0,
             reduced_until: None,
-            bytes_acked_in_ca: 0,
+            increase: ByteCountedIncrease::new(),
             slow_start,
         }
     }
@@ -156,7 +157,7 @@ impl Dctcp {
         let kept = (self.cwnd as f64 * (1.0 - self.alpha / 2.0)).round() as u64;
         self.cwnd = kept.max(2 * self.mss);
         self.ssthresh = self.cwnd;
-        self.bytes_acked_in_ca = 0;
+        self.increase.reset();
         self.reduced_until = Some(snd_nxt);
     }
 
@@ -191,18 +192,15 @@ impl CongestionControl for Dctcp {
             return;
         }
         // RFC 3465 §2.1: when bytes_acked reaches cwnd, cwnd += SMSS.
-        self.bytes_acked_in_ca += ack.bytes_acked;
-        if self.bytes_acked_in_ca >= self.cwnd {
-            self.bytes_acked_in_ca -= self.cwnd;
-            self.cwnd += self.mss;
-        }
+        self.increase
+            .grow(&mut self.cwnd, self.mss, ack.bytes_acked, 1.0);
     }
 
     fn on_congestion_event(&mut self, event: &CongestionEvent) {
         // RFC 8257 §3.5: as standard TCP, RFC 5681 §3.2 step 2.
         self.ssthresh = half_flight_ssthresh(event.bytes_in_flight, self.mss);
         self.cwnd = self.ssthresh;
-        self.bytes_acked_in_ca = 0;
+        self.increase.reset();
     }
 
     fn on_timeout_congestion_event(&mut self, event: &TimeoutEvent) {
@@ -213,7 +211,7 @@ impl CongestionControl for Dctcp {
     fn on_retransmission_timeout(&mut self, _event: &TimeoutEvent) {
         // RFC 8257 §3.5: "the cwnd MUST be set to no more than the loss window".
         self.cwnd = self.mss;
-        self.bytes_acked_in_ca = 0;
+        self.increase.reset();
         self.slow_start.restart();
     }
 
