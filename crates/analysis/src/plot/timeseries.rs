@@ -351,28 +351,33 @@ mod tests {
         assert!(drawn.background.is_empty() && drawn.note.is_empty());
     }
 
+    /// The queue figure of a run whose `queue.csv` holds `rows` (without the header), drawn
+    /// over `window`, from a scratch folder named after `test`.
+    fn queue_chart_of(test: &str, rows: &str, window: (f64, f64)) -> TimeChart {
+        let dir = std::env::temp_dir().join(format!("cclab-queue-{test}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join("queue.csv"),
+            format!("time_s,link,queue_pkts,queue_bytes,drops,tx_bytes\n{rows}"),
+        )
+        .unwrap();
+        let chart = queue_chart(&dir, &RunInfo::default(), window);
+        std::fs::remove_dir_all(&dir).unwrap();
+        chart.unwrap()
+    }
+
     /// Several reported links (a parking lot): one line each, labelled by its name, in the
     /// order of queue.csv; each link's drops counted from its own cumulative column.
     #[test]
     fn every_reported_link_gets_its_own_queue_line() {
-        let dir = std::env::temp_dir().join(format!("cclab-queue-links-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(
-            dir.join("queue.csv"),
-            "time_s,link,queue_pkts,queue_bytes,drops,tx_bytes\n\
-             0.1,hop1,5,7500,0,0\n\
+        let chart = queue_chart_of(
+            "links",
+            "0.1,hop1,5,7500,0,0\n\
              0.1,hop2,1,1500,4,0\n\
              0.2,hop1,8,12000,2,0\n\
              0.2,hop2,2,3000,4,0\n",
-        )
-        .unwrap();
-        let chart = queue_chart(
-            &dir,
-            &RunInfo::default(),
             (f64::NEG_INFINITY, f64::INFINITY),
         );
-        std::fs::remove_dir_all(&dir).unwrap();
-        let chart = chart.unwrap();
         assert!(chart.title.ends_with("queues"), "{}", chart.title);
         let labels: Vec<&str> = chart.lines.iter().map(|l| l.label.as_str()).collect();
         assert_eq!(labels, ["hop1", "hop2"]);
@@ -386,24 +391,14 @@ mod tests {
     /// are left out, and the title says how many.
     #[test]
     fn idle_links_are_left_out_of_the_queue_figure() {
-        let dir = std::env::temp_dir().join(format!("cclab-queue-idle-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(
-            dir.join("queue.csv"),
-            "time_s,link,queue_pkts,queue_bytes,drops,tx_bytes\n\
-             0.1,a-b,3,4500,0,0\n\
+        let chart = queue_chart_of(
+            "idle",
+            "0.1,a-b,3,4500,0,0\n\
              0.1,b-a,0,0,0,0\n\
              0.1,b-c,0,0,1,0\n\
              0.1,c-b,0,0,0,0\n",
-        )
-        .unwrap();
-        let chart = queue_chart(
-            &dir,
-            &RunInfo::default(),
             (f64::NEG_INFINITY, f64::INFINITY),
         );
-        std::fs::remove_dir_all(&dir).unwrap();
-        let chart = chart.unwrap();
         let labels: Vec<&str> = chart.lines.iter().map(|l| l.label.as_str()).collect();
         // a-b queued, b-c dropped (with an empty queue at the sample); b-a and c-b did neither.
         assert_eq!(labels, ["a-b", "b-c"]);
@@ -420,23 +415,14 @@ mod tests {
     /// grew, and its legend totals the growth inside the plotted window.
     #[test]
     fn drop_markers_are_per_sample_increments_of_the_cumulative_count() {
-        let dir = std::env::temp_dir().join(format!("cclab-queue-marks-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
         // Cumulative drops 0, 2, 2, 5, 5: two drops by 0.2 s, three more by 0.4 s.
-        std::fs::write(
-            dir.join("queue.csv"),
-            "time_s,link,queue_pkts,queue_bytes,drops,tx_bytes\n\
-             0.1,bottleneck,5,7500,0,0\n\
+        let rows = "0.1,bottleneck,5,7500,0,0\n\
              0.2,bottleneck,8,12000,2,0\n\
              0.3,bottleneck,6,9000,2,0\n\
              0.4,bottleneck,9,13500,5,0\n\
-             0.5,bottleneck,4,6000,5,0\n",
-        )
-        .unwrap();
-        let info = RunInfo::default();
-        let whole = queue_chart(&dir, &info, (f64::NEG_INFINITY, f64::INFINITY)).unwrap();
-        let late = queue_chart(&dir, &info, (0.35, f64::INFINITY)).unwrap();
-        std::fs::remove_dir_all(&dir).unwrap();
+             0.5,bottleneck,4,6000,5,0\n";
+        let whole = queue_chart_of("marks", rows, (f64::NEG_INFINITY, f64::INFINITY));
+        let late = queue_chart_of("marks", rows, (0.35, f64::INFINITY));
 
         assert_eq!(whole.lines[0].points.len(), 5);
         let marks = &whole.markers[0];
