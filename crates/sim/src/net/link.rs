@@ -25,8 +25,8 @@ use super::jitter::{JitterProcess, ReorderingWire};
 use super::loss::LossProcess;
 pub use super::qdisc::DropReason;
 use super::qdisc::{
-    AnyArrivalQdisc, ArrivalContext, ArrivalQdisc, BufferLimit, Dequeued, DropTail, Qdisc,
-    ScheduledQdisc, Verdict,
+    AnyArrivalQdisc, AnyScheduledQdisc, ArrivalContext, ArrivalQdisc, BufferLimit, Dequeued,
+    DropTail, Qdisc, ScheduledQdisc, Verdict,
 };
 use crate::event::Event;
 use crate::histogram::Histogram;
@@ -118,6 +118,14 @@ impl LinkStats {
 struct Jitter {
     process: JitterProcess,
     wire: ReorderingWire,
+}
+
+/// The discipline of a link of the scheduled family; its methods are called only there.
+fn scheduled(qdisc: &mut Qdisc) -> &mut AnyScheduledQdisc {
+    match qdisc {
+        Qdisc::Scheduled(qdisc) => qdisc,
+        Qdisc::Arrival(_) => unreachable!("called for the scheduled family only"),
+    }
 }
 
 /// A link's two loss processes, one per packet kind.
@@ -431,10 +439,7 @@ impl Link {
     /// transmitter is free.
     #[inline(never)]
     fn enqueue_scheduled(&mut self, now: SimTime, packet: Packet) -> Admission {
-        let Qdisc::Scheduled(qdisc) = &mut self.qdisc else {
-            unreachable!("called for the scheduled family only")
-        };
-        let backlog = qdisc.backlog().0 as usize;
+        let backlog = scheduled(&mut self.qdisc).backlog().0 as usize;
         self.integrate_with(now, backlog);
         // A transmission that ended exactly now frees the transmitter before this arrival is
         // considered, whichever of the two events the queue ran first (as drop-tail does: a
@@ -443,10 +448,7 @@ impl Link {
         if self.busy_until <= now && backlog > 0 {
             self.serve(now);
         }
-        let Qdisc::Scheduled(qdisc) = &mut self.qdisc else {
-            unreachable!("called for the scheduled family only")
-        };
-        if let Err((packet, reason)) = qdisc.enqueue(now, packet) {
+        if let Err((packet, reason)) = scheduled(&mut self.qdisc).enqueue(now, packet) {
             self.count_discipline_drop(reason);
             self.dropped.push((packet, reason));
         }
@@ -485,9 +487,7 @@ impl Link {
     /// The queue after an instant's work: its length is what lasts (a packet that arrives
     /// to an idle transmitter passes through the discipline without waiting).
     fn after_service(&mut self) {
-        let Qdisc::Scheduled(qdisc) = &self.qdisc else {
-            unreachable!("called for the scheduled family only")
-        };
+        let qdisc = scheduled(&mut self.qdisc);
         let waiting = qdisc.backlog().0 as usize;
         self.stats.ce_marks = qdisc.ce_marks();
         self.note_queue_length(waiting);
@@ -500,16 +500,10 @@ impl Link {
             "link {}: serving while busy",
             self.name
         );
-        let Qdisc::Scheduled(qdisc) = &mut self.qdisc else {
-            unreachable!("called for the scheduled family only")
-        };
-        let backlog = qdisc.backlog().0 as usize;
+        let backlog = scheduled(&mut self.qdisc).backlog().0 as usize;
         self.integrate_with(now, backlog);
-        let Qdisc::Scheduled(qdisc) = &mut self.qdisc else {
-            unreachable!("called for the scheduled family only")
-        };
         let dropped_before = self.dropped.len();
-        let next = qdisc.dequeue(now, &mut self.dropped);
+        let next = scheduled(&mut self.qdisc).dequeue(now, &mut self.dropped);
         for i in dropped_before..self.dropped.len() {
             self.count_discipline_drop(self.dropped[i].1);
         }
