@@ -4,23 +4,29 @@
 //! the file, the key and what is wrong, never a panic.
 
 mod error;
+pub mod link_kind;
 pub mod model;
 pub mod network;
 mod overrides;
 mod parse;
 pub mod resources;
 pub mod sweep;
+pub mod trace_link;
+pub mod traffic;
 pub mod units;
+pub mod wifi;
 
 use std::path::Path;
 
 pub use error::{ECHO_LIMIT, ScenarioError, one_line, shorten, shorten_quoted};
+pub use link_kind::LinkKind;
 pub use model::*;
 pub use model::{MAX_OUTPUT_DEFAULT, OutputEstimate, format_bytes};
 pub use network::*;
 pub use overrides::{apply_override, parse_value, set_path};
 pub use parse::scenario_from_table;
 pub use sweep::{RunSpec, Sweep, load_sweep};
+pub use traffic::FlowKind;
 
 /// Parse TOML text into a table, mapping syntax errors to line and column.
 pub fn parse_table(file: &str, text: &str) -> Result<toml::Table, ScenarioError> {

@@ -2,7 +2,9 @@
 
 use cclab_cc::{AlgorithmInfo, Params, SimDuration, SimTime, SlowStartInfo};
 
+use crate::link_kind::LinkKind;
 use crate::network::{Jitter, LossModel, QueueDiscipline};
+use crate::traffic::{FlowKind, OnOff};
 
 /// A scenario ready to build a simulation from.
 #[derive(Clone, Debug)]
@@ -135,7 +137,10 @@ pub enum Direction {
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Link {
-    /// Bit/s.
+    /// What carries the packets: a wire (the default), a Wi-Fi medium or a trace.
+    pub kind: LinkKind,
+    /// Bit/s. A Wi-Fi or trace link's nominal rate (its preset's PHY rate, its trace's mean),
+    /// for BDP multiples and estimates.
     pub rate_bps: u64,
     /// One-way propagation delay.
     pub delay: SimDuration,
@@ -195,6 +200,11 @@ pub enum InitialSsthresh {
 /// `[[flows]]`: `count` identical flows.
 #[derive(Clone, Debug)]
 pub struct FlowGroup {
+    /// What the flows send: TCP (the default), UDP, or a workload of short TCP flows.
+    pub kind: FlowKind,
+    /// `on_off`: a TCP flow's application alternates sending and silence; `None`: it sends
+    /// from `start` until `size` is done (or forever).
+    pub on_off: Option<OnOff>,
     pub cc: &'static AlgorithmInfo,
     pub params: Params,
     pub count: u32,

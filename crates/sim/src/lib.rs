@@ -17,6 +17,7 @@ pub mod simulation;
 pub mod tcp;
 pub mod topology;
 pub mod trace;
+pub mod traffic;
 
 pub use histogram::Histogram;
 pub use result::{DataRoutes, FlowCounters, FlowResult, LinkResult, RunResult};

@@ -10,14 +10,22 @@ use cclab_cc::{ParamInput, Params, SimDuration, SimTime};
 use toml::{Table, Value};
 
 use crate::error::ScenarioError;
+use crate::link_kind::LinkKind;
 use crate::model::*;
 use crate::network::*;
 use crate::units::{parse_bdp_multiple, parse_bytes, parse_rate};
 
+mod link_kind;
 mod loss;
+mod on_off;
 mod queue;
 mod section;
 mod topology;
+mod trace;
+mod traffic;
+mod udp;
+mod wifi;
+mod workload;
 
 use section::Section;
 
@@ -301,6 +309,7 @@ fn default_name(file: &str) -> String {
 /// Access links default to ten times the bottleneck rate, no delay and no buffer limit.
 pub(super) fn default_access(bottleneck: &Link) -> Link {
     Link {
+        kind: LinkKind::Wired,
         rate_bps: bottleneck.rate_bps.saturating_mul(10),
         delay: SimDuration::ZERO,
         queue: QueueDiscipline::DropTail,
@@ -315,8 +324,9 @@ pub(super) fn default_access(bottleneck: &Link) -> Link {
 /// A link table. `bottleneck` is `Some` for access links, whose defaults derive from it.
 pub(super) fn link(section: &Section, bottleneck: Option<&Link>) -> Result<Link, ScenarioError> {
     // Random loss and ECN marking are properties of the shared bottleneck only.
+    // A shared link may be a Wi-Fi medium or a trace, with the keys of its kind.
     if bottleneck.is_none() {
-        section.allow_only(&[
+        let mut known = vec![
             "rate",
             "delay",
             "queue",
@@ -325,10 +335,13 @@ pub(super) fn link(section: &Section, bottleneck: Option<&Link>) -> Result<Link,
             "ack_loss",
             "jitter",
             "ecn_threshold",
-        ])?;
+        ];
+        known.extend_from_slice(link_kind::extra_keys(link_kind::kind_name(section)?));
+        section.allow_only(&known)?;
     } else {
         section.allow_only(&["rate", "delay", "queue", "buffer"])?;
     }
+    let kind = link_kind::link_kind(section)?;
     let defaults = bottleneck.map(default_access);
     let rate_bps = match (section.get("rate"), &defaults) {
         (None, Some(d)) => d.rate_bps,
@@ -402,6 +415,7 @@ pub(super) fn link(section: &Section, bottleneck: Option<&Link>) -> Result<Link,
         }
     };
     Ok(Link {
+        kind,
         rate_bps,
         delay,
         queue,
@@ -472,6 +486,8 @@ fn check_buffers(root: &Section, scenario: &Scenario) -> Result<(), ScenarioErro
 }
 
 const FLOW_KEYS: &[&str] = &[
+    "kind",
+    "on_off",
     "cc",
     "count",
     "start",
@@ -712,7 +728,11 @@ fn flow_group(section: &Section, topology: &Topology) -> Result<FlowGroup, Scena
     };
 
     let (direction, route) = topology::flow_place(section, topology)?;
+    let kind = traffic::flow_kind(section)?;
+    let on_off = traffic::on_off(section)?;
     Ok(FlowGroup {
+        kind,
+        on_off,
         direction,
         route,
         cc,
