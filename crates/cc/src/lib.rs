@@ -10,6 +10,7 @@ pub mod controller;
 pub mod metrics;
 pub mod params;
 pub mod registry;
+pub mod running_minmax;
 pub mod seeded_rng;
 pub mod slow_start;
 #[doc(hidden)]

@@ -38,6 +38,8 @@ pub enum SlowStartExit {
     StartupHighEcn,
     /// Vegas: the backlog estimate Δ exceeded γ.
     VegasGamma,
+    /// Copa: the sending rate exceeded the target rate 1/(δ·dq).
+    CopaTarget,
 }
 
 impl SlowStartExit {
@@ -57,6 +59,7 @@ impl SlowStartExit {
             SlowStartExit::StartupHighLoss => "startup_high_loss",
             SlowStartExit::StartupHighEcn => "startup_high_ecn",
             SlowStartExit::VegasGamma => "vegas_gamma",
+            SlowStartExit::CopaTarget => "copa_target",
         }
     }
 }
@@ -145,6 +148,7 @@ mod tests {
             SlowStartExit::StartupHighLoss,
             SlowStartExit::StartupHighEcn,
             SlowStartExit::VegasGamma,
+            SlowStartExit::CopaTarget,
         ];
         let names: std::collections::BTreeSet<_> = all.iter().map(|e| e.name()).collect();
         assert_eq!(names.len(), all.len());

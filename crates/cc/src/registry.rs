@@ -67,6 +67,7 @@ pub const ALGORITHMS: &[&AlgorithmInfo] = &[
     &algorithms::vegas::INFO,
     &algorithms::dynamic_vegas::INFO,
     &algorithms::fast::INFO,
+    &algorithms::copa::INFO,
     &algorithms::compound::INFO,
     &algorithms::africa::INFO,
     &algorithms::illinois::INFO,
@@ -222,9 +223,9 @@ mod tests {
             };
             new_timeout(cc.as_mut(), &first);
             let ssthresh = cc.ssthresh();
-            if !matches!(algorithm.name, "bbr" | "bbr3") {
-                // Every controller with a slow-start threshold sets one (BBR has none:
-                // bbr.md); none below RFC 5681's 2 SMSS.
+            if !matches!(algorithm.name, "bbr" | "bbr3" | "copa") {
+                // Every controller with a slow-start threshold sets one (BBR and Copa have
+                // none: bbr.md, copa.md); none below RFC 5681's 2 SMSS.
                 assert!(
                     ssthresh != UNLIMITED && ssthresh >= 2 * mss,
                     "{}: ssthresh {ssthresh} after a timeout at cwnd {window}",

@@ -11,6 +11,7 @@ mod bbr_common;
 pub mod bic;
 pub mod byte_counter;
 pub mod compound;
+pub mod copa;
 pub mod cubic;
 pub mod dctcp;
 #[cfg(test)]
