@@ -68,6 +68,7 @@ pub const ALGORITHMS: &[&AlgorithmInfo] = &[
     &algorithms::dynamic_vegas::INFO,
     &algorithms::fast::INFO,
     &algorithms::copa::INFO,
+    &algorithms::ledbat::INFO,
     &algorithms::compound::INFO,
     &algorithms::africa::INFO,
     &algorithms::illinois::INFO,

@@ -24,6 +24,7 @@ pub mod highspeed_table;
 pub mod htcp;
 pub mod hybla;
 pub mod illinois;
+pub mod ledbat;
 pub mod libra;
 pub mod multiplicative_decrease;
 pub mod reno;
