@@ -64,6 +64,7 @@ pub const ALGORITHMS: &[&AlgorithmInfo] = &[
     &algorithms::hybla::INFO,
     &algorithms::libra::INFO,
     &algorithms::dctcp::INFO,
+    &algorithms::prague::INFO,
     &algorithms::vegas::INFO,
     &algorithms::dynamic_vegas::INFO,
     &algorithms::fast::INFO,

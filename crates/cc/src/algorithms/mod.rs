@@ -27,6 +27,7 @@ pub mod illinois;
 pub mod ledbat;
 pub mod libra;
 pub mod multiplicative_decrease;
+pub mod prague;
 pub mod reno;
 pub mod rtt_rounds;
 pub mod scalable;
