@@ -40,6 +40,8 @@ pub enum SlowStartExit {
     VegasGamma,
     /// Copa: the sending rate exceeded the target rate 1/(δ·dq).
     CopaTarget,
+    /// PCC Vivace: a doubled rate scored a lower utility.
+    UtilityFell,
 }
 
 impl SlowStartExit {
@@ -60,6 +62,7 @@ impl SlowStartExit {
             SlowStartExit::StartupHighEcn => "startup_high_ecn",
             SlowStartExit::VegasGamma => "vegas_gamma",
             SlowStartExit::CopaTarget => "copa_target",
+            SlowStartExit::UtilityFell => "utility_fell",
         }
     }
 }
@@ -149,6 +152,7 @@ mod tests {
             SlowStartExit::StartupHighEcn,
             SlowStartExit::VegasGamma,
             SlowStartExit::CopaTarget,
+            SlowStartExit::UtilityFell,
         ];
         let names: std::collections::BTreeSet<_> = all.iter().map(|e| e.name()).collect();
         assert_eq!(names.len(), all.len());

@@ -80,6 +80,7 @@ pub const ALGORITHMS: &[&AlgorithmInfo] = &[
     &algorithms::fusion::INFO,
     &algorithms::bbr::INFO,
     &algorithms::bbr3::INFO,
+    &algorithms::vivace::INFO,
 ];
 
 /// Slow-start variants, in listing order.
@@ -225,9 +226,9 @@ mod tests {
             };
             new_timeout(cc.as_mut(), &first);
             let ssthresh = cc.ssthresh();
-            if !matches!(algorithm.name, "bbr" | "bbr3" | "copa") {
-                // Every controller with a slow-start threshold sets one (BBR and Copa have
-                // none: bbr.md, copa.md); none below RFC 5681's 2 SMSS.
+            if !matches!(algorithm.name, "bbr" | "bbr3" | "copa" | "vivace") {
+                // Every controller with a slow-start threshold sets one (BBR, Copa and Vivace
+                // have none: bbr.md, copa.md, vivace.md); none below RFC 5681's 2 SMSS.
                 assert!(
                     ssthresh != UNLIMITED && ssthresh >= 2 * mss,
                     "{}: ssthresh {ssthresh} after a timeout at cwnd {window}",

@@ -33,6 +33,7 @@ pub mod rtt_rounds;
 pub mod scalable;
 pub mod vegas;
 pub mod veno;
+pub mod vivace;
 pub mod westwood;
 pub mod westwood_filter;
 pub mod yeah;
