@@ -90,6 +90,10 @@ pub struct Ack {
     /// `Ack` (an accurate-ECN byte counter, RFC 9768 style; marks echoed by duplicate ACKs,
     /// which produce no `Ack`, come with the next one); always 0 for flows without ECN.
     pub ecn_ce_bytes: u64,
+    /// XCP (Katabi et al. 2002 §3.2): the window change the routers granted, the sum of the
+    /// H_feedback echoed since the previous `Ack` (bytes, may be negative); `None` when the
+    /// flow sends no XCP header or no echo came back.
+    pub xcp_feedback: Option<f64>,
     /// Delivery-rate sample, if this ACK delivered a segment with send-time state.
     pub rate_sample: Option<RateSample>,
     /// The sender is in loss recovery (fast recovery or after a timeout). Window-growth
@@ -209,6 +213,12 @@ pub trait CongestionControl: Send {
     /// conservation), so the sender must not apply PRR or Reno inflation.
     fn controls_recovery_window(&self) -> bool {
         false
+    }
+
+    /// XCP: the H_feedback (bytes of window change) to ask for on each data segment, which
+    /// the routers on the path may lower; `None` (the default) sends no XCP header.
+    fn xcp_request(&self) -> Option<f64> {
+        None
     }
 
     /// `true` when the controller reads [`Ack::ecn_ce_bytes`] and responds to ECN itself.

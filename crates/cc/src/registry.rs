@@ -81,6 +81,7 @@ pub const ALGORITHMS: &[&AlgorithmInfo] = &[
     &algorithms::bbr::INFO,
     &algorithms::bbr3::INFO,
     &algorithms::vivace::INFO,
+    &algorithms::xcp::INFO,
 ];
 
 /// Slow-start variants, in listing order.

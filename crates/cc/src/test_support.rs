@@ -24,6 +24,7 @@ pub fn ack(bytes: u64) -> Ack {
         snd_una: 0,
         snd_nxt: 0,
         ecn_ce_bytes: 0,
+        xcp_feedback: None,
         rate_sample: None,
         in_recovery: false,
         cwnd_limited: true,

@@ -15,6 +15,7 @@ pub enum QueueDiscipline {
     FqCodel(FqCodelConfig),
     Pie(PieConfig),
     DualPi2(DualPi2Config),
+    Xcp(XcpConfig),
 }
 
 impl QueueDiscipline {
@@ -27,12 +28,15 @@ impl QueueDiscipline {
             QueueDiscipline::FqCodel(_) => "fq_codel",
             QueueDiscipline::Pie(_) => "pie",
             QueueDiscipline::DualPi2(_) => "dualpi2",
+            QueueDiscipline::Xcp(_) => "xcp",
         }
     }
 }
 
 /// Every discipline name a scenario may give.
-pub const QUEUE_DISCIPLINES: [&str; 6] = ["droptail", "red", "codel", "fq_codel", "pie", "dualpi2"];
+pub const QUEUE_DISCIPLINES: [&str; 7] = [
+    "droptail", "red", "codel", "fq_codel", "pie", "dualpi2", "xcp",
+];
 
 /// Random Early Detection: Floyd & Jacobson 1993, with gentle mode (Floyd 2000) and adaptive
 /// RED (Floyd, Gummadi & Shenker 2001). Defaults are ns-2's `Queue/RED`.
@@ -183,6 +187,28 @@ impl Default for DualPi2Config {
 }
 
 /// Random loss on a link, drawn per packet after serialization.
+/// An XCP router (Katabi, Handley, Rohrs, SIGCOMM 2002, §3.5): a drop-tail FIFO whose link
+/// computes each XCP data segment's share of the aggregate window change.
+#[derive(Clone, Debug, PartialEq)]
+pub struct XcpConfig {
+    /// α of the efficiency controller φ = α·d·S − β·Q (§3.5.1; stable for α = 0.4, §4).
+    pub alpha: f64,
+    /// β of the efficiency controller (§3.5.1: 0.226 = α²·√2).
+    pub beta: f64,
+    /// γ, the share of traffic shuffled each interval (§3.5.2: 0.1).
+    pub gamma: f64,
+}
+
+impl Default for XcpConfig {
+    fn default() -> Self {
+        XcpConfig {
+            alpha: 0.4,
+            beta: 0.226,
+            gamma: 0.1,
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum LossModel {
     None,

@@ -45,7 +45,30 @@ impl Ecn {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// XCP's congestion header (Katabi, Handley, Rohrs, SIGCOMM 2002, §3.1), on the data
+/// segments of a flow whose controller speaks XCP: the sender's window and RTT, and the
+/// feedback every XCP router on the path may lower. On an ACK, `feedback` echoes the sum of
+/// the feedback of the segments it acknowledges. All zero when absent.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct XcpHeader {
+    /// H_cwnd, bytes.
+    pub cwnd_bytes: u32,
+    /// H_rtt, microseconds; 0 while the sender has no estimate (routers then give it no
+    /// share of the feedback).
+    pub rtt_us: u32,
+    /// H_feedback, bytes of window change asked for (set by the sender, lowered by routers).
+    pub feedback_bytes: f32,
+}
+
+impl XcpHeader {
+    /// The packet carries a header (its sender speaks XCP).
+    #[inline(always)]
+    pub fn is_present(&self) -> bool {
+        self.cwnd_bytes > 0
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Packet {
     pub flow: u32,
     /// Index of the link on the flow's path that carries the packet now.
@@ -65,6 +88,8 @@ pub struct Packet {
     /// ACK: payload bytes the receiver got CE-marked so far (an accurate-ECN byte counter,
     /// as RFC 9768's AccECN option carries); 0 on data packets.
     pub ce_bytes: u64,
+    /// XCP's congestion header (data) or its echo (ACK); absent for other controllers.
+    pub xcp: XcpHeader,
 }
 
 impl Packet {
@@ -90,6 +115,7 @@ impl Packet {
             seq,
             sack: [SackBlock::default(); MAX_SACK_BLOCKS],
             ce_bytes: 0,
+            xcp: XcpHeader::default(),
         }
     }
 }

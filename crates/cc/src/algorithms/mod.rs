@@ -36,4 +36,5 @@ pub mod veno;
 pub mod vivace;
 pub mod westwood;
 pub mod westwood_filter;
+pub mod xcp;
 pub mod yeah;

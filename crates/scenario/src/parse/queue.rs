@@ -59,6 +59,7 @@ pub(super) fn queue(section: &Section) -> Result<QueueDiscipline, ScenarioError>
         "fq_codel" => fq_codel(&params).map(QueueDiscipline::FqCodel),
         "pie" => pie(&params).map(QueueDiscipline::Pie),
         "dualpi2" => dualpi2(&params).map(QueueDiscipline::DualPi2),
+        "xcp" => xcp(&params).map(QueueDiscipline::Xcp),
         other => unreachable!("`{other}` is in QUEUE_DISCIPLINES but has no parser"),
     }
 }
@@ -85,6 +86,19 @@ fn pie(params: &Section) -> Result<PieConfig, ScenarioError> {
         // Zero is allowed: no burst allowance at all.
         max_burst: params.duration("max_burst")?.unwrap_or(default.max_burst),
         ecn: flag(params, "ecn", default.ecn)?,
+    })
+}
+
+/// XCP (Katabi et al. 2002 §3.5): `alpha`, `beta`, `gamma`.
+fn xcp(params: &Section) -> Result<XcpConfig, ScenarioError> {
+    params.allow_only(&["kind", "alpha", "beta", "gamma"])?;
+    let default = XcpConfig::default();
+    // §4: the controller is stable for 0 < α < π/(4√2) = 0.555 and β = α²√2; wider values
+    // are the user's experiment, but negative or absurd ones are typos.
+    Ok(XcpConfig {
+        alpha: number_in(params, "alpha", default.alpha, 0.0..=1.0)?,
+        beta: number_in(params, "beta", default.beta, 0.0..=1.0)?,
+        gamma: number_in(params, "gamma", default.gamma, 0.0..=1.0)?,
     })
 }
 

@@ -6,7 +6,9 @@
 
 use cclab_cc::{SimDuration, SimTime};
 
-use crate::packet::{Ecn, MAX_SACK_BLOCKS, Packet, PacketKind, SackBlock, sack_option_bytes};
+use crate::packet::{
+    Ecn, MAX_SACK_BLOCKS, Packet, PacketKind, SackBlock, XcpHeader, sack_option_bytes,
+};
 use crate::range_set::RangeSet;
 
 #[derive(Clone, Debug)]
@@ -36,6 +38,9 @@ pub struct Receiver {
     pub acks_sent: u64,
     /// Payload bytes that arrived CE-marked, echoed in every ACK.
     pub ce_bytes: u64,
+    /// XCP (Katabi et al. 2002 §3.2): the feedback of the data segments since the last ACK,
+    /// summed, for the next ACK to echo; `None` when none carried a header.
+    xcp_feedback: Option<f32>,
 }
 
 impl Receiver {
@@ -52,6 +57,7 @@ impl Receiver {
             completed_at: None,
             acks_sent: 0,
             ce_bytes: 0,
+            xcp_feedback: None,
         }
     }
 
@@ -72,6 +78,11 @@ impl Receiver {
         if data.ecn == Ecn::Ce {
             // Accurate ECN counts every CE-marked byte received, duplicates included.
             self.ce_bytes += data.payload as u64;
+        }
+        if data.xcp.is_present() {
+            // The receiver copies H_feedback into its ACK (§3.2); one ACK for two segments
+            // carries both segments' feedback, so the sender's window moves by their sum.
+            *self.xcp_feedback.get_or_insert(0.0) += data.xcp.feedback_bytes;
         }
         if end <= self.rcv_nxt
             || self
@@ -173,6 +184,15 @@ impl Receiver {
             // Pure ACKs are not ECN-capable (RFC 3168 §6.1.4).
             ecn: Ecn::NotEct,
             ce_bytes: self.ce_bytes,
+            xcp: self
+                .xcp_feedback
+                .take()
+                .map_or(XcpHeader::default(), |feedback_bytes| XcpHeader {
+                    // Marks the echo as present; the sender reads only the feedback.
+                    cwnd_bytes: 1,
+                    rtt_us: 0,
+                    feedback_bytes,
+                }),
         }
     }
 }
@@ -204,6 +224,7 @@ mod tests {
             sack: [SackBlock::default(); 3],
             ecn: Ecn::NotEct,
             ce_bytes: 0,
+            xcp: XcpHeader::default(),
         }
     }
 

@@ -19,7 +19,7 @@ use cclab_cc::{
 use cclab_scenario::{EcnMode, Recovery};
 
 use crate::histogram::Histogram;
-use crate::packet::{Ecn, MAX_SACK_BLOCKS, Packet, PacketKind, SackBlock};
+use crate::packet::{Ecn, MAX_SACK_BLOCKS, Packet, PacketKind, SackBlock, XcpHeader};
 use crate::tcp::delivery_rate::{AckRateState, DeliveryRate};
 use crate::tcp::rtt::RttEstimator;
 use crate::tcp::scoreboard::Scoreboard;
@@ -142,6 +142,10 @@ pub struct Sender {
     /// CE-marked bytes echoed by ACKs that delivered nothing (duplicate ACKs), for the next
     /// `Ack` the controller sees.
     ce_bytes_unreported: u64,
+    /// XCP feedback echoed since the controller last heard (see `ce_bytes_unreported`).
+    xcp_feedback_unreported: Option<f64>,
+    /// The controller speaks XCP (asked once: the header costs a virtual call per segment).
+    speaks_xcp: bool,
     /// Loss episodes (fast recoveries and timeouts) so far; retransmissions are tagged with it.
     episode: u32,
     /// snd_una when the last retransmission timeout fired.
@@ -179,6 +183,8 @@ impl Sender {
             una_at_last_timeout: None,
             ce_bytes_echoed: 0,
             ce_bytes_unreported: 0,
+            xcp_feedback_unreported: None,
+            speaks_xcp: cc.xcp_request().is_some(),
             episode: 0,
             retransmit_now: false,
             cwnd_limited: false,
@@ -449,6 +455,11 @@ impl Sender {
         self.ce_bytes_echoed = self.ce_bytes_echoed.max(ack.ce_bytes);
         self.stats.ce_bytes += ce_bytes;
         self.ce_bytes_unreported += ce_bytes;
+        if ack.xcp.is_present() {
+            // Duplicate ACKs echo feedback too; it reaches the controller with the next
+            // ACK that acknowledges new data, as the CE count does.
+            *self.xcp_feedback_unreported.get_or_insert(0.0) += ack.xcp.feedback_bytes as f64;
+        }
         if ce_bytes > 0 && self.state == LossState::Open && !self.cc.responds_to_ecn() {
             self.enter_cwr(now, prior_in_flight);
         }
@@ -480,6 +491,7 @@ impl Sender {
                 // that arrived out of order without SACK, or a duplicate), which reached no
                 // controller: every echoed byte is reported once.
                 ecn_ce_bytes: std::mem::take(&mut self.ce_bytes_unreported),
+                xcp_feedback: self.xcp_feedback_unreported.take(),
                 rate_sample,
                 in_recovery,
                 cwnd_limited,
@@ -894,7 +906,29 @@ impl Sender {
                 EcnMode::L4s => Ecn::Ect1,
             },
             ce_bytes: 0,
+            xcp: if self.speaks_xcp {
+                self.xcp_header()
+            } else {
+                XcpHeader::default()
+            },
         });
+    }
+
+    /// XCP's congestion header for a data segment sent now (§3.1: H_cwnd, H_rtt and the
+    /// feedback asked for), if the controller speaks XCP.
+    #[cold]
+    #[inline(never)]
+    fn xcp_header(&self) -> XcpHeader {
+        let Some(request) = self.cc.xcp_request() else {
+            return XcpHeader::default();
+        };
+        XcpHeader {
+            cwnd_bytes: self.cc.cwnd().clamp(1, u32::MAX as u64) as u32,
+            rtt_us: self.rtt.srtt().map_or(0, |srtt| {
+                (srtt.as_nanos() / 1000).clamp(1, u32::MAX as u64) as u32
+            }),
+            feedback_bytes: request as f32,
+        }
     }
 
     /// Track whether the window, rather than the application or the receiver, limited the
@@ -970,6 +1004,7 @@ mod tests {
             sack: blocks,
             ecn: Ecn::NotEct,
             ce_bytes: 0,
+            xcp: XcpHeader::default(),
         }
     }
 

@@ -23,6 +23,7 @@ pub mod pie;
 pub mod red;
 #[cfg(test)]
 pub mod test_fifo;
+pub mod xcp;
 
 use cclab_cc::SimTime;
 use cclab_scenario::QueueDiscipline;
@@ -33,6 +34,7 @@ pub use dualpi2::DualPi2;
 pub use fq_codel::FqCodel;
 pub use pie::Pie;
 pub use red::Red;
+pub use xcp::Xcp;
 
 use crate::packet::Packet;
 use crate::rng::Rng;
@@ -172,6 +174,7 @@ pub enum AnyScheduledQdisc {
     FqCodel(Box<FqCodel>),
     Pie(Box<Pie>),
     DualPi2(Box<DualPi2>),
+    Xcp(Box<Xcp>),
     /// A FIFO run through the scheduled path, to check that path against drop-tail.
     #[cfg(test)]
     TestFifo(test_fifo::TestFifo),
@@ -184,6 +187,7 @@ impl ScheduledQdisc for AnyScheduledQdisc {
             AnyScheduledQdisc::FqCodel(q) => q.enqueue(now, packet),
             AnyScheduledQdisc::Pie(q) => q.enqueue(now, packet),
             AnyScheduledQdisc::DualPi2(q) => q.enqueue(now, packet),
+            AnyScheduledQdisc::Xcp(q) => q.enqueue(now, packet),
             #[cfg(test)]
             AnyScheduledQdisc::TestFifo(q) => q.enqueue(now, packet),
         }
@@ -199,6 +203,7 @@ impl ScheduledQdisc for AnyScheduledQdisc {
             AnyScheduledQdisc::FqCodel(q) => q.dequeue(now, dropped),
             AnyScheduledQdisc::Pie(q) => q.dequeue(now, dropped),
             AnyScheduledQdisc::DualPi2(q) => q.dequeue(now, dropped),
+            AnyScheduledQdisc::Xcp(q) => q.dequeue(now, dropped),
             #[cfg(test)]
             AnyScheduledQdisc::TestFifo(q) => q.dequeue(now, dropped),
         }
@@ -210,6 +215,7 @@ impl ScheduledQdisc for AnyScheduledQdisc {
             AnyScheduledQdisc::FqCodel(q) => q.backlog(),
             AnyScheduledQdisc::Pie(q) => q.backlog(),
             AnyScheduledQdisc::DualPi2(q) => q.backlog(),
+            AnyScheduledQdisc::Xcp(q) => q.backlog(),
             #[cfg(test)]
             AnyScheduledQdisc::TestFifo(q) => q.backlog(),
         }
@@ -221,6 +227,7 @@ impl ScheduledQdisc for AnyScheduledQdisc {
             AnyScheduledQdisc::FqCodel(q) => q.ce_marks(),
             AnyScheduledQdisc::Pie(q) => q.ce_marks(),
             AnyScheduledQdisc::DualPi2(q) => q.ce_marks(),
+            AnyScheduledQdisc::Xcp(q) => q.ce_marks(),
             #[cfg(test)]
             AnyScheduledQdisc::TestFifo(q) => q.ce_marks(),
         }
@@ -255,6 +262,9 @@ impl Qdisc {
             QueueDiscipline::Red(red) => {
                 Qdisc::Arrival(AnyArrivalQdisc::Red(Box::new(Red::new(red, env))))
             }
+            QueueDiscipline::Xcp(xcp) => Qdisc::Scheduled(AnyScheduledQdisc::Xcp(Box::new(
+                Xcp::new(xcp, env.limit, env.rate_bps, ecn_threshold),
+            ))),
             QueueDiscipline::Codel(codel) => Qdisc::Scheduled(AnyScheduledQdisc::Codel(Box::new(
                 Codel::new(codel, env.limit, env.packet_bytes),
             ))),
