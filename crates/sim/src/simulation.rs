@@ -708,7 +708,7 @@ impl Simulation {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::net::qdisc::test_fifo::TestFifo;
+    use crate::net::qdisc::fifo::Fifo as TestFifo;
     use crate::net::qdisc::{AnyScheduledQdisc, Qdisc};
     use crate::topology::buffer_limit;
     use crate::topology::dumbbell::BOTTLENECK;

@@ -816,7 +816,7 @@ mod tests {
     // --- The scheduled family, checked against the drop-tail fast path ---
 
     use crate::net::qdisc::AnyScheduledQdisc;
-    use crate::net::qdisc::test_fifo::TestFifo;
+    use crate::net::qdisc::fifo::Fifo as TestFifo;
     use std::cmp::Reverse;
     use std::collections::BinaryHeap;
 

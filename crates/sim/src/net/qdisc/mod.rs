@@ -18,11 +18,10 @@
 pub mod codel;
 pub mod droptail;
 pub mod dualpi2;
+pub mod fifo;
 pub mod fq_codel;
 pub mod pie;
 pub mod red;
-#[cfg(test)]
-pub mod test_fifo;
 pub mod xcp;
 
 use cclab_cc::SimTime;
@@ -177,7 +176,7 @@ pub enum AnyScheduledQdisc {
     Xcp(Box<Xcp>),
     /// A FIFO run through the scheduled path, to check that path against drop-tail.
     #[cfg(test)]
-    TestFifo(test_fifo::TestFifo),
+    TestFifo(fifo::Fifo),
 }
 
 impl ScheduledQdisc for AnyScheduledQdisc {

@@ -21,13 +21,12 @@
 //! persistent queue is the smallest queue a departing packet left behind over the interval.
 //! A scheduled discipline, so that the drop-tail fast path pays nothing for it.
 
-use std::collections::VecDeque;
-
 use cclab_cc::{SimDuration, SimTime};
 use cclab_scenario::XcpConfig;
 
+use super::fifo::Fifo;
 use super::{BufferLimit, Dequeued, DropReason, ScheduledQdisc};
-use crate::packet::{Ecn, Packet, PacketKind};
+use crate::packet::{Packet, PacketKind};
 
 /// The first control interval, before any RTT is known (the paper's routers start from an
 /// estimate; 100 ms is a typical Internet RTT).
@@ -52,16 +51,12 @@ struct Sums {
 
 #[derive(Clone, Debug)]
 pub struct Xcp {
-    limit: BufferLimit,
-    queue: VecDeque<Dequeued>,
-    queued_bytes: u64,
-    marks: u64,
+    fifo: Fifo,
     alpha: f64,
     beta: f64,
     gamma: f64,
     /// Capacity, bytes per second.
     capacity: f64,
-    ecn_threshold: Option<u64>,
     interval: SimDuration,
     interval_end: SimTime,
     sums: Sums,
@@ -81,15 +76,11 @@ impl Xcp {
         ecn_threshold: Option<u64>,
     ) -> Self {
         Xcp {
-            limit,
-            queue: VecDeque::new(),
-            queued_bytes: 0,
-            marks: 0,
+            fifo: Fifo::new(limit, ecn_threshold),
             alpha: config.alpha,
             beta: config.beta,
             gamma: config.gamma,
             capacity: rate_bps as f64 / 8.0,
-            ecn_threshold,
             interval: INITIAL_INTERVAL,
             interval_end: SimTime::ZERO + INITIAL_INTERVAL,
             sums: Sums::default(),
@@ -147,12 +138,13 @@ impl Xcp {
 impl Xcp {
     /// A packet leaves for the wire at `now`: account it and write its share (§3.5).
     fn on_departure(&mut self, now: SimTime, packet: &mut Packet) {
+        let queued_bytes = self.fifo.backlog().1;
         while now >= self.interval_end {
-            self.end_interval(self.interval_end, self.queued_bytes);
+            self.end_interval(self.interval_end, queued_bytes);
         }
         let bytes = packet.wire_bytes as f64;
         self.sums.input_bytes += bytes;
-        let left_behind = self.queued_bytes;
+        let left_behind = queued_bytes;
         self.sums.min_queue_bytes = Some(
             self.sums
                 .min_queue_bytes
@@ -171,44 +163,26 @@ impl Xcp {
 }
 
 impl ScheduledQdisc for Xcp {
-    fn enqueue(&mut self, now: SimTime, mut packet: Packet) -> Result<(), (Packet, DropReason)> {
-        let waiting = self.queue.len() as u64;
-        if self
-            .limit
-            .exceeded_by(waiting + 1, self.queued_bytes + packet.wire_bytes as u64)
-        {
-            return Err((packet, DropReason::Overflow));
-        }
-        // The link's optional step marking, as on drop-tail.
-        if packet.ecn.is_ect() && self.ecn_threshold.is_some_and(|k| waiting >= k) {
-            packet.ecn = Ecn::Ce;
-            self.marks += 1;
-        }
-        self.queued_bytes += packet.wire_bytes as u64;
-        self.queue.push_back(Dequeued {
-            packet,
-            enqueued_at: now,
-        });
-        Ok(())
+    fn enqueue(&mut self, now: SimTime, packet: Packet) -> Result<(), (Packet, DropReason)> {
+        self.fifo.enqueue(now, packet)
     }
 
     fn dequeue(
         &mut self,
         now: SimTime,
-        _dropped: &mut Vec<(Packet, DropReason)>,
+        dropped: &mut Vec<(Packet, DropReason)>,
     ) -> Option<Dequeued> {
-        let mut next = self.queue.pop_front()?;
-        self.queued_bytes -= next.packet.wire_bytes as u64;
+        let mut next = self.fifo.dequeue(now, dropped)?;
         self.on_departure(now, &mut next.packet);
         Some(next)
     }
 
     fn backlog(&self) -> (u64, u64) {
-        (self.queue.len() as u64, self.queued_bytes)
+        self.fifo.backlog()
     }
 
     fn ce_marks(&self) -> u64 {
-        self.marks
+        self.fifo.ce_marks()
     }
 }
 
@@ -219,8 +193,14 @@ mod tests {
 
     /// A departure at `now_ms` leaving `queued_bytes` behind.
     fn depart(x: &mut Xcp, now_ms: f64, queued_bytes: u64, packet: &mut Packet) {
-        x.queued_bytes = queued_bytes;
         let now = SimTime::ZERO + SimDuration::from_secs_f64(now_ms / 1e3);
+        // Fill the queue to `queued_bytes` with 1000-byte packets that stay behind.
+        x.fifo = Fifo::new(BufferLimit::default(), None);
+        for _ in 0..queued_bytes / 1000 {
+            x.fifo
+                .enqueue(now, Packet::test_data(1000, 0))
+                .expect("no limit");
+        }
         x.on_departure(now, packet);
     }
 

@@ -1,7 +1,9 @@
 //! A first-in, first-out queue with drop-tail's admission and ECN step marking, run as a
-//! *scheduled* discipline (tests only). Fed the same packets, a link with it must behave
-//! exactly as a drop-tail link on the fast path: that checks the scheduled family's link
-//! mechanics (service events, statistics, drop accounting) against the path that is known.
+//! *scheduled* discipline. The router disciplines that rewrite packets as they leave (XCP,
+//! VCP) are this queue plus their control. On its own it is a test discipline: fed the same
+//! packets, a link with it must behave exactly as a drop-tail link on the fast path, which
+//! checks the scheduled family's link mechanics (service events, statistics, drop
+//! accounting) against the path that is known.
 
 use std::collections::VecDeque;
 
@@ -11,7 +13,7 @@ use super::{BufferLimit, Dequeued, DropReason, ScheduledQdisc};
 use crate::packet::{Ecn, Packet};
 
 #[derive(Clone, Debug, Default)]
-pub struct TestFifo {
+pub struct Fifo {
     pub limit: BufferLimit,
     /// As drop-tail's: mark ECN-capable packets that find this many waiting.
     pub ecn_threshold: Option<u64>,
@@ -20,17 +22,17 @@ pub struct TestFifo {
     marks: u64,
 }
 
-impl TestFifo {
+impl Fifo {
     pub fn new(limit: BufferLimit, ecn_threshold: Option<u64>) -> Self {
-        TestFifo {
+        Fifo {
             limit,
             ecn_threshold,
-            ..TestFifo::default()
+            ..Fifo::default()
         }
     }
 }
 
-impl ScheduledQdisc for TestFifo {
+impl ScheduledQdisc for Fifo {
     fn enqueue(&mut self, now: SimTime, mut packet: Packet) -> Result<(), (Packet, DropReason)> {
         let waiting = self.queue.len() as u64;
         if self
@@ -39,7 +41,7 @@ impl ScheduledQdisc for TestFifo {
         {
             return Err((packet, DropReason::Overflow));
         }
-        if packet.ecn == Ecn::Ect && self.ecn_threshold.is_some_and(|k| waiting >= k) {
+        if packet.ecn.is_ect() && self.ecn_threshold.is_some_and(|k| waiting >= k) {
             packet.ecn = Ecn::Ce;
             self.marks += 1;
         }
