@@ -60,6 +60,21 @@ impl RateSample {
     }
 }
 
+/// VCP's load factor (Xia, Subramanian, Stoica, Kalyanaraman, SIGCOMM 2005, §3): what the
+/// routers on the path encode in the two ECN bits of a data segment, the most loaded router's
+/// code winning, echoed by the receiver. Ordered by load.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum LoadFactor {
+    /// The sender marked the segment VCP-capable and no VCP router has written a code.
+    Unmeasured,
+    /// ρ < 80 %: multiplicative increase.
+    Low,
+    /// 80 % ≤ ρ < 100 %: additive increase.
+    High,
+    /// ρ ≥ 100 %: multiplicative decrease.
+    Overload,
+}
+
 /// One ACK that acknowledged new data, cumulatively or by SACK.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Ack {
@@ -94,6 +109,9 @@ pub struct Ack {
     /// H_feedback echoed since the previous `Ack` (bytes, may be negative); `None` when the
     /// flow sends no XCP header or no echo came back.
     pub xcp_feedback: Option<f64>,
+    /// VCP: the highest load factor echoed since the previous `Ack`; `None` when the flow does
+    /// not mark its segments VCP-capable.
+    pub vcp_load: Option<LoadFactor>,
     /// Delivery-rate sample, if this ACK delivered a segment with send-time state.
     pub rate_sample: Option<RateSample>,
     /// The sender is in loss recovery (fast recovery or after a timeout). Window-growth
@@ -219,6 +237,12 @@ pub trait CongestionControl: Send {
     /// the routers on the path may lower; `None` (the default) sends no XCP header.
     fn xcp_request(&self) -> Option<f64> {
         None
+    }
+
+    /// VCP: mark data segments VCP-capable, for the routers to write their load factor;
+    /// `false` (the default) leaves the field empty.
+    fn vcp(&self) -> bool {
+        false
     }
 
     /// `true` when the controller reads [`Ack::ecn_ce_bytes`] and responds to ECN itself.

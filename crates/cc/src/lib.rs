@@ -19,7 +19,8 @@ pub mod time;
 pub mod windowed_filter;
 
 pub use controller::{
-    Ack, CcConfig, CongestionControl, CongestionEvent, RateSample, TimeoutEvent, UNLIMITED,
+    Ack, CcConfig, CongestionControl, CongestionEvent, LoadFactor, RateSample, TimeoutEvent,
+    UNLIMITED,
 };
 pub use metrics::{ControllerMetrics, SlowStartExit};
 pub use params::{ParamError, ParamInput, ParamKind, ParamSpec, ParamValue, Params};

@@ -82,6 +82,7 @@ pub const ALGORITHMS: &[&AlgorithmInfo] = &[
     &algorithms::bbr3::INFO,
     &algorithms::vivace::INFO,
     &algorithms::xcp::INFO,
+    &algorithms::vcp::INFO,
 ];
 
 /// Slow-start variants, in listing order.

@@ -25,6 +25,7 @@ pub fn ack(bytes: u64) -> Ack {
         snd_nxt: 0,
         ecn_ce_bytes: 0,
         xcp_feedback: None,
+        vcp_load: None,
         rate_sample: None,
         in_recovery: false,
         cwnd_limited: true,

@@ -16,6 +16,7 @@ pub enum QueueDiscipline {
     Pie(PieConfig),
     DualPi2(DualPi2Config),
     Xcp(XcpConfig),
+    Vcp(VcpConfig),
 }
 
 impl QueueDiscipline {
@@ -29,13 +30,14 @@ impl QueueDiscipline {
             QueueDiscipline::Pie(_) => "pie",
             QueueDiscipline::DualPi2(_) => "dualpi2",
             QueueDiscipline::Xcp(_) => "xcp",
+            QueueDiscipline::Vcp(_) => "vcp",
         }
     }
 }
 
 /// Every discipline name a scenario may give.
-pub const QUEUE_DISCIPLINES: [&str; 7] = [
-    "droptail", "red", "codel", "fq_codel", "pie", "dualpi2", "xcp",
+pub const QUEUE_DISCIPLINES: [&str; 8] = [
+    "droptail", "red", "codel", "fq_codel", "pie", "dualpi2", "xcp", "vcp",
 ];
 
 /// Random Early Detection: Floyd & Jacobson 1993, with gentle mode (Floyd 2000) and adaptive
@@ -187,6 +189,29 @@ impl Default for DualPi2Config {
 }
 
 /// Random loss on a link, drawn per packet after serialization.
+/// A VCP router (Xia, Subramanian, Stoica, Kalyanaraman, SIGCOMM 2005, §3): a drop-tail FIFO
+/// whose link measures its load factor per interval and writes it, in two bits, into VCP
+/// segments.
+#[derive(Clone, Debug, PartialEq)]
+pub struct VcpConfig {
+    /// t_ρ, the measurement interval (§3.1: 200 ms).
+    pub interval: SimDuration,
+    /// γ, the target utilization (§3.1: 0.98).
+    pub target_utilization: f64,
+    /// κq, the weight of the persistent queue (§3.1: 0.5).
+    pub kappa: f64,
+}
+
+impl Default for VcpConfig {
+    fn default() -> Self {
+        VcpConfig {
+            interval: SimDuration::from_millis(200),
+            target_utilization: 0.98,
+            kappa: 0.5,
+        }
+    }
+}
+
 /// An XCP router (Katabi, Handley, Rohrs, SIGCOMM 2002, §3.5): a drop-tail FIFO whose link
 /// computes each XCP data segment's share of the aggregate window change.
 #[derive(Clone, Debug, PartialEq)]

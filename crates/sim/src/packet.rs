@@ -1,5 +1,7 @@
 //! Packets are small `Copy` values: no payload bytes, only what the endpoints and links need.
 
+pub use cclab_cc::LoadFactor;
+
 /// A SACK block (RFC 2018): bytes `[start, end)` received above the cumulative ACK.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SackBlock {
@@ -90,6 +92,9 @@ pub struct Packet {
     pub ce_bytes: u64,
     /// XCP's congestion header (data) or its echo (ACK); absent for other controllers.
     pub xcp: XcpHeader,
+    /// VCP's load factor (data: the highest any router wrote; ACK: the echo); `None` for
+    /// other controllers. One byte, in what was padding.
+    pub vcp: Option<LoadFactor>,
 }
 
 impl Packet {
@@ -116,6 +121,7 @@ impl Packet {
             sack: [SackBlock::default(); MAX_SACK_BLOCKS],
             ce_bytes: 0,
             xcp: XcpHeader::default(),
+            vcp: None,
         }
     }
 }

@@ -31,6 +31,7 @@ pub mod prague;
 pub mod reno;
 pub mod rtt_rounds;
 pub mod scalable;
+pub mod vcp;
 pub mod vegas;
 pub mod veno;
 pub mod vivace;

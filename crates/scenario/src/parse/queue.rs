@@ -60,6 +60,7 @@ pub(super) fn queue(section: &Section) -> Result<QueueDiscipline, ScenarioError>
         "pie" => pie(&params).map(QueueDiscipline::Pie),
         "dualpi2" => dualpi2(&params).map(QueueDiscipline::DualPi2),
         "xcp" => xcp(&params).map(QueueDiscipline::Xcp),
+        "vcp" => vcp(&params).map(QueueDiscipline::Vcp),
         other => unreachable!("`{other}` is in QUEUE_DISCIPLINES but has no parser"),
     }
 }
@@ -99,6 +100,22 @@ fn xcp(params: &Section) -> Result<XcpConfig, ScenarioError> {
         alpha: number_in(params, "alpha", default.alpha, 0.0..=1.0)?,
         beta: number_in(params, "beta", default.beta, 0.0..=1.0)?,
         gamma: number_in(params, "gamma", default.gamma, 0.0..=1.0)?,
+    })
+}
+
+/// VCP (Xia et al. 2005 §3.1): `interval`, `target_utilization`, `kappa`.
+fn vcp(params: &Section) -> Result<VcpConfig, ScenarioError> {
+    params.allow_only(&["kind", "interval", "target_utilization", "kappa"])?;
+    let default = VcpConfig::default();
+    Ok(VcpConfig {
+        interval: positive_duration(params, "interval", default.interval)?,
+        target_utilization: number_in(
+            params,
+            "target_utilization",
+            default.target_utilization,
+            0.01..=1.0,
+        )?,
+        kappa: number_in(params, "kappa", default.kappa, 0.0..=10.0)?,
     })
 }
 

@@ -7,7 +7,7 @@
 use cclab_cc::{SimDuration, SimTime};
 
 use crate::packet::{
-    Ecn, MAX_SACK_BLOCKS, Packet, PacketKind, SackBlock, XcpHeader, sack_option_bytes,
+    Ecn, LoadFactor, MAX_SACK_BLOCKS, Packet, PacketKind, SackBlock, XcpHeader, sack_option_bytes,
 };
 use crate::range_set::RangeSet;
 
@@ -41,6 +41,9 @@ pub struct Receiver {
     /// XCP (Katabi et al. 2002 §3.2): the feedback of the data segments since the last ACK,
     /// summed, for the next ACK to echo; `None` when none carried a header.
     xcp_feedback: Option<f32>,
+    /// VCP (Xia et al. 2005 §3): the highest load factor of the data segments since the last
+    /// ACK, for it to echo.
+    vcp_load: Option<LoadFactor>,
 }
 
 impl Receiver {
@@ -58,6 +61,7 @@ impl Receiver {
             acks_sent: 0,
             ce_bytes: 0,
             xcp_feedback: None,
+            vcp_load: None,
         }
     }
 
@@ -83,6 +87,9 @@ impl Receiver {
             // The receiver copies H_feedback into its ACK (§3.2); one ACK for two segments
             // carries both segments' feedback, so the sender's window moves by their sum.
             *self.xcp_feedback.get_or_insert(0.0) += data.xcp.feedback_bytes;
+        }
+        if data.vcp.is_some() {
+            self.vcp_load = self.vcp_load.max(data.vcp);
         }
         if end <= self.rcv_nxt
             || self
@@ -193,6 +200,7 @@ impl Receiver {
                     rtt_us: 0,
                     feedback_bytes,
                 }),
+            vcp: self.vcp_load.take(),
         }
     }
 }
@@ -225,6 +233,7 @@ mod tests {
             ecn: Ecn::NotEct,
             ce_bytes: 0,
             xcp: XcpHeader::default(),
+            vcp: None,
         }
     }
 

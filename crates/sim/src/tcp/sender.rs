@@ -19,7 +19,7 @@ use cclab_cc::{
 use cclab_scenario::{EcnMode, Recovery};
 
 use crate::histogram::Histogram;
-use crate::packet::{Ecn, MAX_SACK_BLOCKS, Packet, PacketKind, SackBlock, XcpHeader};
+use crate::packet::{Ecn, LoadFactor, MAX_SACK_BLOCKS, Packet, PacketKind, SackBlock, XcpHeader};
 use crate::tcp::delivery_rate::{AckRateState, DeliveryRate};
 use crate::tcp::rtt::RttEstimator;
 use crate::tcp::scoreboard::Scoreboard;
@@ -146,6 +146,10 @@ pub struct Sender {
     xcp_feedback_unreported: Option<f64>,
     /// The controller speaks XCP (asked once: the header costs a virtual call per segment).
     speaks_xcp: bool,
+    /// VCP load factors echoed since the controller last heard, the highest.
+    vcp_unreported: Option<LoadFactor>,
+    /// The controller marks its segments VCP-capable.
+    speaks_vcp: bool,
     /// Loss episodes (fast recoveries and timeouts) so far; retransmissions are tagged with it.
     episode: u32,
     /// snd_una when the last retransmission timeout fired.
@@ -185,6 +189,8 @@ impl Sender {
             ce_bytes_unreported: 0,
             xcp_feedback_unreported: None,
             speaks_xcp: cc.xcp_request().is_some(),
+            vcp_unreported: None,
+            speaks_vcp: cc.vcp(),
             episode: 0,
             retransmit_now: false,
             cwnd_limited: false,
@@ -460,6 +466,9 @@ impl Sender {
             // ACK that acknowledges new data, as the CE count does.
             *self.xcp_feedback_unreported.get_or_insert(0.0) += ack.xcp.feedback_bytes as f64;
         }
+        if ack.vcp.is_some() {
+            self.vcp_unreported = self.vcp_unreported.max(ack.vcp);
+        }
         if ce_bytes > 0 && self.state == LossState::Open && !self.cc.responds_to_ecn() {
             self.enter_cwr(now, prior_in_flight);
         }
@@ -492,6 +501,7 @@ impl Sender {
                 // controller: every echoed byte is reported once.
                 ecn_ce_bytes: std::mem::take(&mut self.ce_bytes_unreported),
                 xcp_feedback: self.xcp_feedback_unreported.take(),
+                vcp_load: self.vcp_unreported.take(),
                 rate_sample,
                 in_recovery,
                 cwnd_limited,
@@ -911,6 +921,8 @@ impl Sender {
             } else {
                 XcpHeader::default()
             },
+            // VCP (§3): the sender marks the segment capable; routers raise the code.
+            vcp: self.speaks_vcp.then_some(LoadFactor::Unmeasured),
         });
     }
 
@@ -1005,6 +1017,7 @@ mod tests {
             ecn: Ecn::NotEct,
             ce_bytes: 0,
             xcp: XcpHeader::default(),
+            vcp: None,
         }
     }
 

@@ -22,6 +22,7 @@ pub mod fifo;
 pub mod fq_codel;
 pub mod pie;
 pub mod red;
+pub mod vcp;
 pub mod xcp;
 
 use cclab_cc::SimTime;
@@ -33,6 +34,7 @@ pub use dualpi2::DualPi2;
 pub use fq_codel::FqCodel;
 pub use pie::Pie;
 pub use red::Red;
+pub use vcp::Vcp;
 pub use xcp::Xcp;
 
 use crate::packet::Packet;
@@ -174,6 +176,7 @@ pub enum AnyScheduledQdisc {
     Pie(Box<Pie>),
     DualPi2(Box<DualPi2>),
     Xcp(Box<Xcp>),
+    Vcp(Box<Vcp>),
     /// A FIFO run through the scheduled path, to check that path against drop-tail.
     #[cfg(test)]
     TestFifo(fifo::Fifo),
@@ -187,6 +190,7 @@ impl ScheduledQdisc for AnyScheduledQdisc {
             AnyScheduledQdisc::Pie(q) => q.enqueue(now, packet),
             AnyScheduledQdisc::DualPi2(q) => q.enqueue(now, packet),
             AnyScheduledQdisc::Xcp(q) => q.enqueue(now, packet),
+            AnyScheduledQdisc::Vcp(q) => q.enqueue(now, packet),
             #[cfg(test)]
             AnyScheduledQdisc::TestFifo(q) => q.enqueue(now, packet),
         }
@@ -203,6 +207,7 @@ impl ScheduledQdisc for AnyScheduledQdisc {
             AnyScheduledQdisc::Pie(q) => q.dequeue(now, dropped),
             AnyScheduledQdisc::DualPi2(q) => q.dequeue(now, dropped),
             AnyScheduledQdisc::Xcp(q) => q.dequeue(now, dropped),
+            AnyScheduledQdisc::Vcp(q) => q.dequeue(now, dropped),
             #[cfg(test)]
             AnyScheduledQdisc::TestFifo(q) => q.dequeue(now, dropped),
         }
@@ -215,6 +220,7 @@ impl ScheduledQdisc for AnyScheduledQdisc {
             AnyScheduledQdisc::Pie(q) => q.backlog(),
             AnyScheduledQdisc::DualPi2(q) => q.backlog(),
             AnyScheduledQdisc::Xcp(q) => q.backlog(),
+            AnyScheduledQdisc::Vcp(q) => q.backlog(),
             #[cfg(test)]
             AnyScheduledQdisc::TestFifo(q) => q.backlog(),
         }
@@ -227,6 +233,7 @@ impl ScheduledQdisc for AnyScheduledQdisc {
             AnyScheduledQdisc::Pie(q) => q.ce_marks(),
             AnyScheduledQdisc::DualPi2(q) => q.ce_marks(),
             AnyScheduledQdisc::Xcp(q) => q.ce_marks(),
+            AnyScheduledQdisc::Vcp(q) => q.ce_marks(),
             #[cfg(test)]
             AnyScheduledQdisc::TestFifo(q) => q.ce_marks(),
         }
@@ -263,6 +270,9 @@ impl Qdisc {
             }
             QueueDiscipline::Xcp(xcp) => Qdisc::Scheduled(AnyScheduledQdisc::Xcp(Box::new(
                 Xcp::new(xcp, env.limit, env.rate_bps, ecn_threshold),
+            ))),
+            QueueDiscipline::Vcp(vcp) => Qdisc::Scheduled(AnyScheduledQdisc::Vcp(Box::new(
+                Vcp::new(vcp, env.limit, env.rate_bps, ecn_threshold),
             ))),
             QueueDiscipline::Codel(codel) => Qdisc::Scheduled(AnyScheduledQdisc::Codel(Box::new(
                 Codel::new(codel, env.limit, env.packet_bytes),
