@@ -304,6 +304,23 @@ impl Sender {
         self.transmit(now, out);
     }
 
+    /// The application's writes so far (an on/off application): the sender sends new data
+    /// up to byte `end` of the stream (and never past `size`) until the limit moves. Raising
+    /// it sends nothing by itself: call [`Sender::on_app_write`] (or [`Sender::start`]).
+    pub fn set_app_limit(&mut self, end: u64) {
+        debug_assert!(
+            end >= self.board.snd_nxt(),
+            "data already sent stays written"
+        );
+        self.data_end = end.min(self.config.size.unwrap_or(u64::MAX));
+    }
+
+    /// The application wrote more (after [`Sender::set_app_limit`]): send what the window
+    /// allows.
+    pub fn on_app_write(&mut self, now: SimTime, out: &mut Vec<Packet>) {
+        self.transmit(now, out);
+    }
+
     /// Move the flow events recorded since the last call to `into`.
     pub fn take_events(&mut self, into: &mut Vec<FlowEvent>) {
         into.append(&mut self.events);
