@@ -226,6 +226,7 @@ impl Simulation {
                     on_off: group.on_off.as_ref().map(|config| {
                         Box::new(OnOffApp::new(
                             config,
+                            group.initial_window,
                             Rng::for_component(scenario.seed, &format!("flow{id}-on-off")),
                         ))
                     }),

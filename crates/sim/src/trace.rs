@@ -122,6 +122,9 @@ pub enum FlowEventKind {
     /// CE marks started an RFC 3168 window reduction (the sender's response).
     EcnReductionStart,
     EcnReductionEnd,
+    /// An on/off application resumed after more than an RTO of silence: the window
+    /// restarts from RW = min(IW, cwnd) (RFC 5681 §4.1).
+    IdleRestart,
 }
 
 impl FlowEventKind {
@@ -135,6 +138,7 @@ impl FlowEventKind {
             FlowEventKind::TimeoutRecoveryEnd => "timeout_recovery_end",
             FlowEventKind::EcnReductionStart => "ecn_reduction_start",
             FlowEventKind::EcnReductionEnd => "ecn_reduction_end",
+            FlowEventKind::IdleRestart => "idle_restart",
         }
     }
 }

@@ -306,3 +306,45 @@ fn on_off_runs_are_deterministic() {
     let (c, _) = run(&text.replace("seed = 1", "seed = 2"));
     assert_ne!(a.flows[0].delivered_bytes, c.flows[0].delivered_bytes);
 }
+
+#[test]
+fn an_on_off_application_restarts_from_the_initial_window_after_idle() {
+    // 200 kB bursts every 2 s through a 100-packet buffer (no loss): slow start ends each
+    // burst with cwnd well above the 10-segment initial window; the next burst comes 1 s
+    // after, longer than any RTO here (RTT ~24 ms: RTO = 200 ms, the minimum), so RFC 5681
+    // §4.1 restarts it from RW = min(IW, cwnd) = 10 segments: one restart per burst after
+    // the first. With slow_start_after_idle = false the window is kept.
+    let text = |restart: bool| {
+        format!(
+            r#"
+duration = "5.5s"
+seed = 1
+[topology]
+bottleneck = {{ rate = "10Mbps", delay = "10ms", buffer = 100 }}
+access = {{ rate = "1Gbps", delay = "1ms" }}
+[[flows]]
+cc = "reno"
+on_off = {{ on = "1s", off = "1s", periods = "fixed", burst = "200KB", slow_start_after_idle = {restart} }}
+"#
+        )
+    };
+    let restarts = |sink: &cclab_sim::MemorySink| {
+        sink.events
+            .iter()
+            .filter(|e| e.kind == cclab_sim::FlowEventKind::IdleRestart)
+            .map(|e| e.time.as_secs_f64())
+            .collect::<Vec<_>>()
+    };
+    let (result, sink) = run(&text(true));
+    assert_eq!(result.flows[0].drops, 0);
+    assert_eq!(restarts(&sink), [2.0, 4.0]);
+    assert_eq!(result.flows[0].delivered_bytes, 600_000);
+    // The first RTT of the second burst carries the initial window: 10 segments.
+    let at = |sink: &cclab_sim::MemorySink, t: f64| flow_samples(sink, 0, t, t)[0].bytes_sent;
+    assert_eq!(at(&sink, 2.01) - at(&sink, 1.99), 10 * 1448);
+    let (kept, kept_sink) = run(&text(false));
+    assert!(restarts(&kept_sink).is_empty());
+    assert_eq!(kept.flows[0].delivered_bytes, 600_000);
+    // Without the restart the second burst starts with the whole window it ended with.
+    assert!(at(&kept_sink, 2.01) - at(&kept_sink, 1.99) > 10 * 1448);
+}

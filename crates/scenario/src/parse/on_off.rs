@@ -9,7 +9,7 @@ use crate::traffic::on_off::{PeriodDistribution, Periods};
 use crate::units::parse_bytes;
 
 /// Keys of an `on_off` table.
-const KEYS: &[&str] = &["on", "off", "periods", "burst"];
+const KEYS: &[&str] = &["on", "off", "periods", "burst", "slow_start_after_idle"];
 
 /// `on`, `off` and `periods` of `section` (a UDP flow table or an `on_off` table). `what`
 /// names the source in messages.
@@ -72,5 +72,14 @@ pub(super) fn on_off(flow: &Section) -> Result<OnOff, ScenarioError> {
             return Err(section.invalid("burst", "must be a size such as \"100KB\""));
         }
     };
-    Ok(OnOff { periods, burst })
+    let slow_start_after_idle = match section.get("slow_start_after_idle") {
+        None => true,
+        Some(Value::Boolean(b)) => *b,
+        Some(_) => return Err(section.invalid("slow_start_after_idle", "must be true or false")),
+    };
+    Ok(OnOff {
+        periods,
+        burst,
+        slow_start_after_idle,
+    })
 }

@@ -176,12 +176,23 @@ fn on_off_application_forms() {
                 distribution: PeriodDistribution::Fixed,
             },
             burst: Some(100_000),
+            slow_start_after_idle: true,
         })
     );
     let backlogged = parse("cc = \"reno\"\non_off = { on = \"1s\", off = \"2s\" }");
     let on_off = backlogged.flows[1].on_off.clone().expect("an application");
     assert_eq!(on_off.burst, None);
     assert_eq!(on_off.periods.distribution, PeriodDistribution::Exponential);
+    let kept = parse(
+        "cc = \"reno\"\non_off = { on = \"1s\", off = \"2s\", slow_start_after_idle = false }",
+    );
+    assert!(
+        !kept.flows[1]
+            .on_off
+            .clone()
+            .expect("an application")
+            .slow_start_after_idle
+    );
     assert_eq!(parse("cc = \"reno\"").flows[1].on_off, None);
 }
 

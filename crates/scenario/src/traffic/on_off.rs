@@ -45,4 +45,8 @@ pub struct OnOff {
     pub periods: Periods,
     /// Bytes offered per on period; `None`: backlogged for the whole on period.
     pub burst: Option<u64>,
+    /// RFC 5681 §4.1 restart after idle (Linux's `net.ipv4.tcp_slow_start_after_idle`, on
+    /// by default): after more than an RTO without sending, the window restarts from
+    /// min(initial window, cwnd).
+    pub slow_start_after_idle: bool,
 }

@@ -16,6 +16,8 @@ use crate::traffic::periods::PeriodClock;
 pub struct OnOffApp {
     clock: PeriodClock,
     burst: Option<u64>,
+    /// The flow's initial window, if the window restarts after idle (RFC 5681 §4.1).
+    restart_window: Option<u64>,
     on: bool,
     /// On periods begun so far.
     pub periods_started: u64,
@@ -23,11 +25,12 @@ pub struct OnOffApp {
 
 impl OnOffApp {
     /// `rng` is the flow's own stream (`flow{id}-on-off`), drawn from only for exponential
-    /// periods.
-    pub fn new(config: &OnOff, rng: Rng) -> Self {
+    /// periods; `initial_window` is the flow's, in bytes.
+    pub fn new(config: &OnOff, initial_window: u64, rng: Rng) -> Self {
         OnOffApp {
             clock: PeriodClock::new(config.periods, rng),
             burst: config.burst,
+            restart_window: config.slow_start_after_idle.then_some(initial_window),
             on: false,
             periods_started: 0,
         }
@@ -51,6 +54,9 @@ impl Simulation {
         };
         app.on = true;
         app.periods_started += 1;
+        if let Some(initial_window) = app.restart_window {
+            flow.sender.enable_idle_restart(initial_window);
+        }
         flow.sender
             .set_app_limit(app.write_limit(flow.sender.snd_nxt()));
         let end = now + app.clock.on();
