@@ -100,15 +100,7 @@ pub struct Simulation {
 
 fn flow_counters(flow: &Flow) -> FlowCounters {
     if let Some(udp) = &flow.udp {
-        let s = &udp.stats;
-        return FlowCounters {
-            delivered_bytes: s.payload_bytes_delivered,
-            payload_bytes_sent: s.payload_bytes_sent,
-            wire_bytes_sent: s.wire_bytes_sent,
-            packets_sent: s.packets_sent,
-            drops: flow.data_drops,
-            ..FlowCounters::default()
-        };
+        return udp.counters(flow.data_drops);
     }
     let stats = &flow.sender.stats;
     FlowCounters {
@@ -702,8 +694,10 @@ impl Simulation {
             .into_iter()
             .enumerate()
             .map(|(id, mut flow)| {
-                if flow.udp.is_some() {
-                    return udp_flow_result(id as u32, flow);
+                if let Some(udp) = flow.udp.take() {
+                    let at_window_start = std::mem::take(&mut flow.at_window_start);
+                    let (group, start, drops) = (flow.group, flow.start, flow.data_drops);
+                    return udp.flow_result(id as u32, group, start, drops, at_window_start);
                 }
                 let rtt = std::mem::take(&mut flow.sender.stats.rtt_histogram);
                 let at_window_start = std::mem::take(&mut flow.at_window_start);
@@ -764,39 +758,6 @@ impl Simulation {
             links,
             data_routes,
         }
-    }
-}
-
-/// A UDP flow's result: its source's counters in the TCP fields that mean the same (bytes
-/// delivered count as acknowledged), zeros for what it does not have (retransmissions,
-/// timeouts, RTT samples), and its sink's one-way delays.
-fn udp_flow_result(id: u32, mut flow: Flow) -> FlowResult {
-    let udp = flow.udp.take().expect("called for UDP flows only");
-    let s = &udp.stats;
-    FlowResult {
-        id,
-        group: flow.group,
-        cc: "udp",
-        start: flow.start,
-        size: None,
-        bytes_acked: s.payload_bytes_delivered,
-        delivered_bytes: s.payload_bytes_delivered,
-        payload_bytes_sent: s.payload_bytes_sent,
-        wire_bytes_sent: s.wire_bytes_sent,
-        packets_sent: s.packets_sent,
-        retransmissions: 0,
-        timeouts: 0,
-        fast_recoveries: 0,
-        ce_bytes: 0,
-        ecn_reductions: 0,
-        mean_rtt: None,
-        min_rtt: None,
-        completed_at: None,
-        drops: flow.data_drops,
-        ack_drops: 0,
-        rtt: Default::default(),
-        at_window_start: std::mem::take(&mut flow.at_window_start),
-        udp: Some(udp.result()),
     }
 }
 

@@ -164,8 +164,9 @@ pub struct Sender {
     /// application): the initial window, which RW = min(IW, cwnd) is taken from.
     restart_window: Option<u64>,
     /// After an idle restart: the window in force is at most this, growing as slow start
-    /// does (by the bytes each ACK delivers) until it reaches the controller's cwnd.
-    restart_cap: Option<u64>,
+    /// does (by the bytes each ACK delivers) until it reaches the controller's cwnd;
+    /// `u64::MAX` otherwise (a plain `min` on the hot path, no branch).
+    restart_cap: u64,
     /// Flow events not yet collected by the simulator (rare; the buffer is reused).
     events: Vec<FlowEvent>,
     pub stats: SenderStats,
@@ -202,7 +203,7 @@ impl Sender {
             mode: "",
             last_send: SimTime::ZERO,
             restart_window: None,
-            restart_cap: None,
+            restart_cap: u64::MAX,
             events: Vec::new(),
             stats: SenderStats::default(),
             config,
@@ -278,10 +279,7 @@ impl Sender {
             }
             _ => self.cc.cwnd(),
         };
-        match self.restart_cap {
-            Some(cap) => window.min(cap),
-            None => window,
-        }
+        window.min(self.restart_cap)
     }
 
     /// Pacing rate in bit/s of payload: the controller's, or Linux's default when pacing is
@@ -337,6 +335,19 @@ impl Sender {
         self.restart_window = Some(initial_window);
     }
 
+    /// Slow start from the restart window back to the controller's cwnd: the cap grows by
+    /// the bytes an ACK delivered and goes away once it reaches cwnd.
+    #[cold]
+    #[inline(never)]
+    fn regrow_after_restart(&mut self, bytes_delivered: u64) {
+        let grown = self.restart_cap.saturating_add(bytes_delivered);
+        self.restart_cap = if grown < self.cc.cwnd() {
+            grown
+        } else {
+            u64::MAX
+        };
+    }
+
     /// The application wrote more (after [`Sender::set_app_limit`]): send what the window
     /// allows. RFC 5681 §4.1: "if the TCP has not sent data in an interval exceeding the
     /// retransmission timeout", cwnd is at most RW = min(IW, cwnd) before transmission
@@ -352,7 +363,7 @@ impl Sender {
         {
             let restart = initial_window.min(self.window());
             if restart < self.cc.cwnd() {
-                self.restart_cap = Some(restart);
+                self.restart_cap = restart;
                 self.record(now, FlowEventKind::IdleRestart, "", "", "");
             }
         }
@@ -521,13 +532,11 @@ impl Sender {
             };
             // Regrowing after an idle restart: the controller's own window was not in
             // force, so it must not grow; the cap grows instead (RFC 5681 §3.1 slow start).
-            let cwnd_limited = match self.restart_cap {
-                Some(cap) => {
-                    let grown = cap.saturating_add(bytes_delivered);
-                    self.restart_cap = (grown < self.cc.cwnd()).then_some(grown);
-                    false
-                }
-                None => cwnd_limited,
+            let cwnd_limited = if self.restart_cap == u64::MAX {
+                cwnd_limited
+            } else {
+                self.regrow_after_restart(bytes_delivered);
+                false
             };
             self.cc.on_ack(&Ack {
                 now,
@@ -699,7 +708,7 @@ impl Sender {
 
     fn congestion_event(&mut self, now: SimTime, flight: u64) {
         // The controller reduces its own window now: it is in force again.
-        self.restart_cap = None;
+        self.restart_cap = u64::MAX;
         self.cc.on_congestion_event(&CongestionEvent {
             now,
             bytes_in_flight: flight,
@@ -781,7 +790,7 @@ impl Sender {
             return;
         }
         self.stats.timeouts += 1;
-        self.restart_cap = None;
+        self.restart_cap = u64::MAX;
         // RFC 6675 pipe rather than FlightSize: after long SACK recoveries FlightSize also
         // counts SACKed data that has left the network.
         let flight = self.board.pipe();

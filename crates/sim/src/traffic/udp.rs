@@ -9,7 +9,9 @@ use cclab_scenario::traffic::UdpConfig;
 use cclab_scenario::traffic::udp::UdpPattern;
 
 use crate::event::Event;
+use crate::histogram::Histogram;
 use crate::packet::{Ecn, MAX_SACK_BLOCKS, Packet, PacketKind, SackBlock};
+use crate::result::{FlowCounters, FlowResult};
 use crate::rng::Rng;
 use crate::simulation::Simulation;
 use crate::trace::UdpSample;
@@ -179,6 +181,7 @@ impl UdpSource {
         self.stats.delay_min = Some(self.stats.delay_min.map_or(delay, |m| m.min(delay)));
     }
 
+    /// What the sink measured.
     pub fn result(&self) -> UdpResult {
         let s = &self.stats;
         UdpResult {
@@ -187,6 +190,59 @@ impl UdpSource {
                 SimDuration::from_nanos((s.delay_sum_ns / s.packets_delivered as u128) as u64)
             }),
             min_one_way_delay: s.delay_min,
+        }
+    }
+
+    /// The flow's counters now, in the TCP fields that mean the same; `drops` are its
+    /// packets dropped on the path (counted by the simulation).
+    pub fn counters(&self, drops: u64) -> FlowCounters {
+        let s = &self.stats;
+        FlowCounters {
+            delivered_bytes: s.payload_bytes_delivered,
+            payload_bytes_sent: s.payload_bytes_sent,
+            wire_bytes_sent: s.wire_bytes_sent,
+            packets_sent: s.packets_sent,
+            drops,
+            ..FlowCounters::default()
+        }
+    }
+
+    /// The flow's result at the end of the run: its counters in the TCP fields that mean the
+    /// same (bytes delivered count as acknowledged), zeros for what it does not have
+    /// (retransmissions, timeouts, RTT samples), and its sink's one-way delays.
+    pub fn flow_result(
+        &self,
+        id: u32,
+        group: u32,
+        start: SimTime,
+        drops: u64,
+        at_window_start: FlowCounters,
+    ) -> FlowResult {
+        let s = &self.stats;
+        FlowResult {
+            id,
+            group,
+            cc: "udp",
+            start,
+            size: None,
+            bytes_acked: s.payload_bytes_delivered,
+            delivered_bytes: s.payload_bytes_delivered,
+            payload_bytes_sent: s.payload_bytes_sent,
+            wire_bytes_sent: s.wire_bytes_sent,
+            packets_sent: s.packets_sent,
+            retransmissions: 0,
+            timeouts: 0,
+            fast_recoveries: 0,
+            ce_bytes: 0,
+            ecn_reductions: 0,
+            mean_rtt: None,
+            min_rtt: None,
+            completed_at: None,
+            drops,
+            ack_drops: 0,
+            rtt: Histogram::default(),
+            at_window_start,
+            udp: Some(self.result()),
         }
     }
 
