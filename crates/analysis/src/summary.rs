@@ -924,6 +924,67 @@ rate_interval = "1s"
         assert_eq!(shares[0].1, at(3.0));
     }
 
+    /// A UDP flow's result as the simulator reports it (only `udp` marks it).
+    fn udp_flow(id: u32, group: u32, start: f64, delivered: u64) -> FlowResult {
+        FlowResult {
+            cc: "udp",
+            udp: Some(cclab_sim::UdpResult {
+                packets_delivered: delivered / 1472,
+                mean_one_way_delay: Some(SimDuration::from_millis(20)),
+                min_one_way_delay: Some(SimDuration::from_millis(10)),
+            }),
+            ..flow(id, group, start, delivered, 0)
+        }
+    }
+
+    #[test]
+    fn udp_flows_take_their_rate_off_the_link_and_are_no_tcp_competitors() {
+        // 10 Mbit/s dumbbell, two Reno flows from 0 s and a 3 Mbit/s CBR source from 4 s. By
+        // hand: each Reno flow's share at its start is 10/2 = 5 Mbit/s, until the UDP source
+        // starts at 4 s (the horizon). A third Reno flow starting at 6 s shares what the UDP
+        // source leaves, (10 − 3)/3 = 2.333 Mbit/s; wire shares × 1448/1500. The UDP flow's
+        // own share is its offered payload rate, 3 × 1472/1500.
+        let s = scenario(
+            "[[flows]]\ncc = \"reno\"\ncount = 2\n[[flows]]\nkind = \"udp\"\nrate = \"3Mbps\"\n\
+             start = \"4s\"\n[[flows]]\ncc = \"reno\"\nstart = \"6s\"\n",
+        );
+        let r = result(vec![
+            flow(0, 0, 0.0, 4_000_000, 0),
+            flow(1, 0, 0.0, 4_000_000, 0),
+            udp_flow(2, 1, 4.0, 2_000_000),
+            flow(3, 2, 6.0, 1_000_000, 0),
+        ]);
+        let shares = fair_shares(&s, &r);
+        let tcp = 1448.0 / 1500.0;
+        for (i, want) in [
+            (0, 5e6 * tcp),
+            (1, 5e6 * tcp),
+            (2, 3e6 * 1472.0 / 1500.0),
+            (3, 7e6 / 3.0 * tcp),
+        ] {
+            assert!((shares[i].0 - want).abs() < 1e-6, "flow {i}: {shares:?}");
+        }
+        assert_eq!(shares[0].1, at(4.0));
+        // Jain's index is over the TCP flows' goodput only: 4, 4 and 1 MB over their active
+        // times of 10, 10 and 4 s = 3.2, 3.2 and 2 Mbit/s: (8.4)² / (3 · (3.2² · 2 + 2²)) =
+        // 70.56 / 73.44. With the UDP flow's 2.667 Mbit/s it would be lower still.
+        let summary = summarize(&s, &r, &no_rates(&s), 0.0);
+        let jain = 8.4f64.powi(2) / (3.0 * (2.0 * 3.2f64.powi(2) + 2.0f64.powi(2)));
+        assert!(
+            (summary.aggregate.jain_index - jain).abs() < 1e-9,
+            "{}",
+            summary.aggregate.jain_index
+        );
+        assert_eq!(summary.flows[2].kind, "udp");
+        assert_eq!(summary.flows[0].kind, "tcp");
+        let udp = summary.flows[2]
+            .udp
+            .as_ref()
+            .expect("UDP fields on the UDP flow");
+        assert_eq!(udp.mean_one_way_delay_ms, Some(20.0));
+        assert!(summary.flows[0].udp.is_none());
+    }
+
     #[test]
     fn flows_in_opposite_directions_do_not_share_a_link() {
         // A dumbbell with one flow each way: each direction is its own link, so each flow's
