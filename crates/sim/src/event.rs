@@ -70,6 +70,7 @@ pub struct EventQueue {
 }
 
 impl EventQueue {
+    #[inline]
     pub fn schedule(&mut self, time: SimTime, event: Event) {
         self.heap.push(Entry {
             time,
@@ -79,10 +80,12 @@ impl EventQueue {
         self.inserted += 1;
     }
 
+    #[inline]
     pub fn pop(&mut self) -> Option<(SimTime, Event)> {
         self.heap.pop().map(|e| (e.time, e.event))
     }
 
+    #[inline]
     pub fn peek_time(&self) -> Option<SimTime> {
         self.heap.peek().map(|e| e.time)
     }
