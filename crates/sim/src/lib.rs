@@ -24,5 +24,6 @@ pub use result::{DataRoutes, FlowCounters, FlowResult, LinkResult, RunResult};
 pub use simulation::{SimError, Simulation};
 pub use trace::{
     FlowEvent, FlowEventKind, FlowSample, LinkSample, MemorySink, NullSink, PacketEvent,
-    PacketEventKind, Tee, TraceSink,
+    PacketEventKind, Tee, TraceSink, UdpSample,
 };
+pub use traffic::udp::UdpResult;

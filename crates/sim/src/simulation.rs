@@ -4,7 +4,7 @@
 
 use cclab_cc::slow_start::packet_pair;
 use cclab_cc::{CcConfig, SimDuration, SimTime, UNLIMITED};
-use cclab_scenario::{InitialSsthresh, Recovery, Scenario};
+use cclab_scenario::{FlowKind, InitialSsthresh, Recovery, Scenario};
 
 use crate::event::{Event, EventQueue, TimerAction, TimerSlot};
 use crate::net::link::{Admission, Link, LinkStats};
@@ -16,6 +16,8 @@ use crate::rng::Rng;
 use crate::tcp::receiver::{Receiver, ReceiverConfig};
 use crate::tcp::sender::{Sender, SenderConfig};
 use crate::trace::{FlowEvent, FlowSample, LinkSample, PacketEvent, PacketEventKind, TraceSink};
+use crate::traffic::on_off::OnOffApp;
+use crate::traffic::udp::UdpSource;
 
 /// How often (in events) the progress callback is called.
 const PROGRESS_EVERY: u64 = 1 << 16;
@@ -26,13 +28,13 @@ pub enum SimError {
     Invariant { time: SimTime, message: String },
 }
 
-struct Flow {
+pub(crate) struct Flow {
     group: u32,
     start: SimTime,
     size: Option<u64>,
     mss: u64,
     started: bool,
-    sender: Sender,
+    pub(crate) sender: Sender,
     receiver: Receiver,
     /// Where in the network's path table its data and ACK paths are.
     routes: Routes,
@@ -49,6 +51,11 @@ struct Flow {
     /// Packet events go to the trace sink (`[output] trace_packets`).
     traced: bool,
     at_window_start: FlowCounters,
+    /// `kind = "udp"`: the source (and sink) that replace the idle TCP endpoints. Boxed, so
+    /// that a TCP flow pays one pointer.
+    pub(crate) udp: Option<Box<UdpSource>>,
+    /// `on_off`: the application that writes to the sender.
+    pub(crate) on_off: Option<Box<OnOffApp>>,
 }
 
 /// Packets created by endpoints, consumed by endpoints, and dropped by links: with the
@@ -61,10 +68,10 @@ struct Conservation {
 }
 
 pub struct Simulation {
-    now: SimTime,
+    pub(crate) now: SimTime,
     end: SimTime,
     interval: SimDuration,
-    queue: EventQueue,
+    pub(crate) queue: EventQueue,
     links: Vec<Link>,
     /// Per link: its role, for naming drop locations in the packet trace.
     roles: Vec<LinkRole>,
@@ -73,9 +80,9 @@ pub struct Simulation {
     /// Every flow's paths back to back; a flow's `routes` index it, a packet's `hop` indexes
     /// its path.
     hops: Vec<u32>,
-    flows: Vec<Flow>,
+    pub(crate) flows: Vec<Flow>,
     /// Packets a sender emitted during one call, reused to avoid allocation.
-    outbox: Vec<Packet>,
+    pub(crate) outbox: Vec<Packet>,
     /// Packets a scheduled discipline's link dropped at one instant, reused.
     link_drops: Vec<(Packet, DropReason)>,
     events: u64,
@@ -92,6 +99,9 @@ pub struct Simulation {
 }
 
 fn flow_counters(flow: &Flow) -> FlowCounters {
+    if let Some(udp) = &flow.udp {
+        return udp.counters(flow.data_drops);
+    }
     let stats = &flow.sender.stats;
     FlowCounters {
         delivered_bytes: flow.receiver.delivered(),
@@ -155,7 +165,9 @@ impl Simulation {
                         min_rto: group.min_rto,
                         pacing: group.pacing,
                         ecn: group.ecn,
-                        nic_rate_bps: Some(nic_rate_bps),
+                        // A UDP flow's sender stays idle: no TCP Small Queues to keep.
+                        nic_rate_bps: (!matches!(group.kind, FlowKind::Udp(_)))
+                            .then_some(nic_rate_bps),
                     },
                     cc,
                 );
@@ -193,6 +205,23 @@ impl Simulation {
                     ack_drops: 0,
                     traced: traced.binary_search(&id).is_ok(),
                     at_window_start: FlowCounters::default(),
+                    // Each on its own stream, created only for flows that have one, so that
+                    // runs without them draw exactly as before.
+                    udp: match &group.kind {
+                        FlowKind::Udp(config) => Some(Box::new(UdpSource::new(
+                            id,
+                            config,
+                            Rng::for_component(scenario.seed, &format!("flow{id}-udp")),
+                        ))),
+                        _ => None,
+                    },
+                    on_off: group.on_off.as_ref().map(|config| {
+                        Box::new(OnOffApp::new(
+                            config,
+                            group.initial_window,
+                            Rng::for_component(scenario.seed, &format!("flow{id}-on-off")),
+                        ))
+                    }),
                 });
             }
         }
@@ -282,9 +311,19 @@ impl Simulation {
             Event::FlowStart(id) => {
                 let flow = &mut self.flows[id as usize];
                 flow.started = true;
+                if flow.udp.is_some() {
+                    self.udp_start(id);
+                    return Ok(());
+                }
+                if flow.on_off.is_some() {
+                    self.on_off_start(id);
+                }
+                let flow = &mut self.flows[id as usize];
                 flow.sender.start(self.now, &mut self.outbox);
                 self.after_sender(id);
             }
+            Event::UdpSend(id) => self.udp_send(id),
+            Event::OnOffToggle(id) => self.on_off_toggle(id),
             Event::RetransmissionTimer(id) => {
                 let flow = &mut self.flows[id as usize];
                 match flow.rto.on_event(self.now) {
@@ -407,6 +446,7 @@ impl Simulation {
         }
         let flow = &mut self.flows[id as usize];
         match packet.kind {
+            PacketKind::Data if flow.udp.is_some() => self.udp_receive(&packet),
             PacketKind::Data => {
                 let ack = flow.receiver.on_data(self.now, &packet);
                 let deadline = flow.receiver.delayed_ack_deadline();
@@ -430,7 +470,7 @@ impl Simulation {
     }
 
     /// A packet leaves its endpoint onto the first link of its path.
-    fn emit(&mut self, packet: Packet) {
+    pub(crate) fn emit(&mut self, packet: Packet) {
         self.conservation.created += 1;
         let flow = &self.flows[packet.flow as usize];
         if flow.traced && packet.kind == PacketKind::Data {
@@ -517,7 +557,7 @@ impl Simulation {
     }
 
     /// Send what the flow's sender produced and re-arm its timers.
-    fn after_sender(&mut self, id: u32) {
+    pub(crate) fn after_sender(&mut self, id: u32) {
         let mut outbox = std::mem::take(&mut self.outbox);
         for packet in outbox.drain(..) {
             self.emit(packet);
@@ -538,6 +578,10 @@ impl Simulation {
     fn sample(&mut self, sink: &mut dyn TraceSink) {
         for (id, flow) in self.flows.iter().enumerate() {
             if !flow.started {
+                continue;
+            }
+            if let Some(sample) = self.udp_sample(id) {
+                sink.udp_sample(&sample);
                 continue;
             }
             let sender = &flow.sender;
@@ -591,6 +635,12 @@ impl Simulation {
             ));
         }
         for (id, flow) in self.flows.iter().enumerate() {
+            if let Some(udp) = &flow.udp {
+                if udp.stats.packets_delivered + flow.data_drops > udp.stats.packets_sent {
+                    return fail(format!("flow {id}: UDP sink got packets never sent"));
+                }
+                continue;
+            }
             let delivered = flow.receiver.delivered();
             if delivered > flow.sender.snd_nxt() {
                 return fail(format!("flow {id}: receiver has bytes never sent"));
@@ -644,6 +694,11 @@ impl Simulation {
             .into_iter()
             .enumerate()
             .map(|(id, mut flow)| {
+                if let Some(udp) = flow.udp.take() {
+                    let at_window_start = std::mem::take(&mut flow.at_window_start);
+                    let (group, start, drops) = (flow.group, flow.start, flow.data_drops);
+                    return udp.flow_result(id as u32, group, start, drops, at_window_start);
+                }
                 let rtt = std::mem::take(&mut flow.sender.stats.rtt_histogram);
                 let at_window_start = std::mem::take(&mut flow.at_window_start);
                 let stats = &flow.sender.stats;
@@ -674,6 +729,7 @@ impl Simulation {
                     ack_drops: flow.ack_drops,
                     rtt,
                     at_window_start,
+                    udp: None,
                 }
             })
             .collect();
