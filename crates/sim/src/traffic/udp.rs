@@ -10,7 +10,7 @@ use cclab_scenario::traffic::udp::UdpPattern;
 
 use crate::event::Event;
 use crate::histogram::Histogram;
-use crate::packet::{Ecn, MAX_SACK_BLOCKS, Packet, PacketKind, SackBlock};
+use crate::packet::{Ecn, MAX_SACK_BLOCKS, Packet, PacketKind, SackBlock, XcpHeader};
 use crate::result::{FlowCounters, FlowResult};
 use crate::rng::Rng;
 use crate::simulation::Simulation;
@@ -159,6 +159,8 @@ impl UdpSource {
             // A UDP packet carries its send time here for the sink's one-way delay (the
             // field is an ACK's CE counter and unused on data).
             ce_bytes: now.as_nanos(),
+            xcp: XcpHeader::default(),
+            vcp: None,
         };
         self.run_index += 1;
         let next = match &mut self.schedule {
