@@ -188,6 +188,27 @@ impl Recovery {
     }
 }
 
+/// `loss_detection` of a flow group: how the sender decides a segment is lost.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum LossDetection {
+    /// RFC 6675 §4 IsLost (DupThresh = 3 SACKed segments above a hole), or three duplicate
+    /// ACKs without SACK (RFC 5681 §3.2): the rule every flow used before RACK-TLP.
+    #[default]
+    DupAck,
+    /// RFC 8985 RACK-TLP: a segment is lost when one sent after it was delivered more than
+    /// RACK.rtt + reo_wnd ago; a tail loss probe stands in for the first RTO. Needs SACK.
+    RackTlp,
+}
+
+impl LossDetection {
+    pub fn name(self) -> &'static str {
+        match self {
+            LossDetection::DupAck => "dupack",
+            LossDetection::RackTlp => "rack-tlp",
+        }
+    }
+}
+
 /// How the initial slow-start threshold is chosen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum InitialSsthresh {
@@ -226,6 +247,8 @@ pub struct FlowGroup {
     pub slow_start: &'static SlowStartInfo,
     pub slow_start_params: Params,
     pub recovery: Recovery,
+    /// `loss_detection`: RFC 6675's duplicate-ACK rule (the default) or RFC 8985 RACK-TLP.
+    pub loss_detection: LossDetection,
     /// ACK every second full segment (RFC 5681 §4.2) with this timer, or every segment.
     pub delayed_ack: Option<SimDuration>,
     /// Receiver's advertised window in bytes; `None` for unlimited.

@@ -1284,3 +1284,45 @@ fn access_links_refuse_a_queue_discipline() {
     let droptail = text.replace("\"codel\"", "\"droptail\"");
     assert!(from_str("a.toml", &droptail, &[]).is_ok());
 }
+
+/// `loss_detection`: RFC 6675's rule by default, RFC 8985 RACK-TLP when named (with SACK
+/// only, RFC 8985 §4), and one sentence naming the key otherwise.
+#[test]
+fn loss_detection_key() {
+    let base = "[topology]\nbottleneck = { rate = \"10Mbps\", delay = \"10ms\" }\n[[flows]]\ncc = \"reno\"\n";
+    let s = from_str("l.toml", base, &[]).unwrap();
+    assert_eq!(s.flows[0].loss_detection, LossDetection::DupAck);
+    let s = from_str(
+        "l.toml",
+        &format!("{base}loss_detection = \"rack-tlp\"\n"),
+        &[],
+    )
+    .unwrap();
+    assert_eq!(s.flows[0].loss_detection, LossDetection::RackTlp);
+    let s = from_str(
+        "l.toml",
+        base,
+        &["flows.0.loss_detection=\"rack-tlp\"".into()],
+    )
+    .unwrap();
+    assert_eq!(s.flows[0].loss_detection, LossDetection::RackTlp);
+    let message = from_str("l.toml", &format!("{base}loss_detection = \"rack\"\n"), &[])
+        .unwrap_err()
+        .to_string();
+    assert!(
+        message.starts_with("l.toml: flows.0.loss_detection")
+            && message.contains("\"dupack\" or \"rack-tlp\"")
+            && !message.contains('\n'),
+        "{message}"
+    );
+    for recovery in ["reno", "newreno"] {
+        let text = format!("{base}recovery = \"{recovery}\"\nloss_detection = \"rack-tlp\"\n");
+        let message = from_str("l.toml", &text, &[]).unwrap_err().to_string();
+        assert!(
+            message.starts_with("l.toml: flows.0.loss_detection")
+                && message.contains("needs SACK")
+                && message.contains(recovery),
+            "{message}"
+        );
+    }
+}

@@ -4,7 +4,7 @@
 
 use cclab_cc::slow_start::packet_pair;
 use cclab_cc::{CcConfig, SimDuration, SimTime, UNLIMITED};
-use cclab_scenario::{FlowKind, InitialSsthresh, Recovery, Scenario};
+use cclab_scenario::{FlowKind, InitialSsthresh, LossDetection, Recovery, Scenario};
 
 use crate::event::{Event, EventQueue, TimerAction, TimerSlot};
 use crate::net::link::{Admission, Link, LinkStats};
@@ -161,6 +161,7 @@ impl Simulation {
                         header_bytes: group.header_bytes,
                         size: group.size,
                         recovery: group.recovery,
+                        loss_detection: group.loss_detection,
                         receive_window: group.receive_window,
                         min_rto: group.min_rto,
                         pacing: group.pacing,
@@ -175,6 +176,8 @@ impl Simulation {
                     flow: id,
                     header_bytes: group.header_bytes,
                     sack: group.recovery == Recovery::Sack,
+                    // RACK-TLP adapts its reordering window to DSACKs (RFC 8985 §6.2).
+                    dsack: group.loss_detection == LossDetection::RackTlp,
                     delayed_ack: group.delayed_ack,
                     size: group.size,
                 });
@@ -328,8 +331,7 @@ impl Simulation {
                 let flow = &mut self.flows[id as usize];
                 match flow.rto.on_event(self.now) {
                     TimerAction::Fire => {
-                        flow.sender
-                            .on_retransmission_timeout(self.now, &mut self.outbox);
+                        flow.sender.on_timer(self.now, &mut self.outbox);
                         self.after_sender(id);
                     }
                     TimerAction::Reschedule(at) => {
@@ -567,7 +569,7 @@ impl Simulation {
         if flow.sender.has_events() {
             flow.sender.take_events(&mut self.event_log);
         }
-        if let Some(at) = flow.rto.set(flow.sender.rto_deadline()) {
+        if let Some(at) = flow.rto.set(flow.sender.timer_deadline()) {
             self.queue.schedule(at, Event::RetransmissionTimer(id));
         }
         if let Some(at) = flow.send_timer.set(flow.sender.send_deadline()) {

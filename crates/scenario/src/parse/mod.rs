@@ -503,6 +503,7 @@ const FLOW_KEYS: &[&str] = &[
     "slow_start",
     "slow_start_params",
     "recovery",
+    "loss_detection",
     "delayed_ack",
     "delayed_ack_timeout",
     "receive_window",
@@ -665,6 +666,25 @@ fn flow_group(section: &Section, topology: &Topology) -> Result<FlowGroup, Scena
             return Err(section.invalid("recovery", "must be \"reno\", \"newreno\" or \"sack\""));
         }
     };
+    let loss_detection = match section.get("loss_detection") {
+        None => LossDetection::DupAck,
+        Some(Value::String(s)) if s == "dupack" => LossDetection::DupAck,
+        Some(Value::String(s)) if s == "rack-tlp" => LossDetection::RackTlp,
+        Some(_) => {
+            return Err(section.invalid("loss_detection", "must be \"dupack\" or \"rack-tlp\""));
+        }
+    };
+    // RFC 8985 §4: RACK-TLP needs the SACK scoreboard; without SACK the sender cannot tell
+    // which later segment was delivered.
+    if loss_detection == LossDetection::RackTlp && recovery != Recovery::Sack {
+        return Err(section.invalid(
+            "loss_detection",
+            &format!(
+                "\"rack-tlp\" needs SACK (RFC 8985 §4), but recovery is \"{}\"; use recovery = \"sack\"",
+                recovery.name()
+            ),
+        ));
+    }
     let delayed_ack_enabled = match section.get("delayed_ack") {
         None => true,
         Some(Value::Boolean(b)) => *b,
@@ -764,6 +784,7 @@ fn flow_group(section: &Section, topology: &Topology) -> Result<FlowGroup, Scena
         slow_start,
         slow_start_params,
         recovery,
+        loss_detection,
         delayed_ack: delayed_ack_enabled.then_some(delayed_ack_timeout),
         receive_window,
         min_rto,

@@ -1,8 +1,10 @@
 //! The TCP endpoints: one module per concern.
 
 pub mod delivery_rate;
+pub mod rack;
 pub mod receiver;
 pub mod rtt;
 pub mod scoreboard;
 pub mod sender;
 pub mod small_queues;
+pub mod tlp;

@@ -1,5 +1,5 @@
-//! The TCP receiver: reassembly, cumulative ACKs with SACK blocks (RFC 2018), delayed ACKs
-//! (RFC 5681 §4.2, RFC 1122 §4.2.3.2).
+//! The TCP receiver: reassembly, cumulative ACKs with SACK blocks (RFC 2018) and, when asked
+//! for, DSACK blocks (RFC 2883), delayed ACKs (RFC 5681 §4.2, RFC 1122 §4.2.3.2).
 //!
 //! The application reads in order: `rcv_nxt` is exactly the number of bytes delivered to it,
 //! and each byte is delivered once, when `rcv_nxt` passes it.
@@ -16,6 +16,8 @@ pub struct ReceiverConfig {
     pub flow: u32,
     pub header_bytes: u64,
     pub sack: bool,
+    /// Report duplicate segments in a DSACK block (RFC 2883); only with `sack`.
+    pub dsack: bool,
     /// `Some(timeout)`: ACK every second segment or when the timer expires.
     pub delayed_ack: Option<SimDuration>,
     /// Bytes the application expects; completion is recorded when all have arrived.
@@ -99,6 +101,9 @@ impl Receiver {
         {
             // Already have it: ACK at once so the sender learns (RFC 5681 §4.2).
             self.duplicate_bytes += data.payload as u64;
+            if self.config.dsack {
+                return Some(self.make_dsack_ack(SackBlock { start, end }));
+            }
             return Some(self.make_ack());
         }
         if start > self.rcv_nxt {
@@ -162,6 +167,22 @@ impl Receiver {
         self.recent_count = count;
     }
 
+    /// RFC 2883 §4: an ACK for a duplicate segment reports it in the first SACK block (below
+    /// the cumulative ACK, or inside the second block when it lies above it), followed by
+    /// the usual blocks as room allows.
+    #[cold]
+    fn make_dsack_ack(&mut self, duplicate: SackBlock) -> Packet {
+        let mut ack = self.make_ack();
+        let mut sack = [SackBlock::default(); MAX_SACK_BLOCKS];
+        sack[0] = duplicate;
+        let count = 1 + (ack.sack_count as usize).min(MAX_SACK_BLOCKS - 1);
+        sack[1..count].copy_from_slice(&ack.sack[..count - 1]);
+        ack.sack = sack;
+        ack.sack_count = count as u8;
+        ack.wire_bytes = self.config.header_bytes as u32 + sack_option_bytes(count);
+        ack
+    }
+
     fn make_ack(&mut self) -> Packet {
         self.segments_unacked = 0;
         self.delayed_ack_deadline = None;
@@ -214,6 +235,7 @@ mod tests {
             flow: 0,
             header_bytes: 52,
             sack: true,
+            dsack: false,
             delayed_ack: delayed.then(|| SimDuration::from_millis(40)),
             size: Some(10_000),
         })
@@ -309,6 +331,49 @@ mod tests {
         assert_eq!(ack.seq, 1000);
         assert_eq!(r.duplicate_bytes, 1000);
         assert_eq!(r.delivered(), 1000);
+    }
+
+    #[test]
+    fn duplicates_are_reported_in_a_dsack_block_first() {
+        let mut r = receiver(false);
+        r.config.dsack = true;
+        r.on_data(at(0), &data(0));
+        // RFC 2883 §4.1 example: a duplicate below the cumulative ACK is reported alone.
+        let ack = r.on_data(at(1), &data(0)).unwrap();
+        assert_eq!(ack.seq, 1000);
+        assert_eq!(
+            ack.sack_blocks(),
+            &[SackBlock {
+                start: 0,
+                end: 1000
+            }]
+        );
+        assert_eq!(ack.wire_bytes, 52 + 10, "2 + 8 bytes of SACK option");
+        // A duplicate above it (§4.2): the DSACK block, then the block that holds it.
+        r.on_data(at(2), &data(2000));
+        let ack = r.on_data(at(3), &data(2000)).unwrap();
+        assert_eq!(
+            ack.sack_blocks(),
+            &[
+                SackBlock {
+                    start: 2000,
+                    end: 3000
+                },
+                SackBlock {
+                    start: 2000,
+                    end: 3000
+                }
+            ]
+        );
+        // The next ACK carries no DSACK block.
+        let ack = r.on_data(at(4), &data(4000)).unwrap();
+        assert_eq!(
+            ack.sack_blocks()[0],
+            SackBlock {
+                start: 4000,
+                end: 5000
+            }
+        );
     }
 
     #[test]

@@ -14,10 +14,11 @@
 
 use std::collections::VecDeque;
 
-use cclab_cc::SimTime;
+use cclab_cc::{SimDuration, SimTime};
 
 use crate::range_set::RangeSet;
 use crate::tcp::delivery_rate::SendState;
+use crate::tcp::rack::sent_after;
 
 const SACKED: u8 = 1;
 /// Presumed lost (RFC 6675 IsLost, or all outstanding data after a timeout).
@@ -54,8 +55,11 @@ pub struct Scoreboard {
     sacked_bytes: u64,
     lost_bytes: u64,
     retransmitted_bytes: u64,
-    /// Every un-SACKed segment below this is marked lost.
+    /// Every un-SACKed segment below this is marked lost (or, under RACK, retransmitted).
     lost_up_to: u64,
+    /// RACK only: the end of the highest segment marked lost above `lost_up_to` (a tail loss
+    /// probe's retransmission RACK found lost), so that it is retransmitted too.
+    lost_beyond: u64,
     /// No segment below this is waiting to be retransmitted.
     retransmit_from: u64,
     /// Retransmissions in flight, oldest first: (seq, snd_nxt when it was sent, the sender's
@@ -75,6 +79,7 @@ impl Scoreboard {
             lost_bytes: 0,
             retransmitted_bytes: 0,
             lost_up_to: 0,
+            lost_beyond: 0,
             retransmit_from: 0,
             retransmissions: VecDeque::new(),
         }
@@ -150,9 +155,10 @@ impl Scoreboard {
         segment.flags &= !(LOST | RETRANSMITTED);
     }
 
-    /// The cumulative ACK moved to `ack`. Calls `delivered` for each segment that was not
-    /// SACKed before (so is delivered by this ACK).
-    pub fn acknowledge(&mut self, ack: u64, mut delivered: impl FnMut(&Segment)) {
+    /// The cumulative ACK moved to `ack`. Calls `delivered` with the sequence number of each
+    /// segment that was not SACKed before (so is delivered by this ACK).
+    #[inline]
+    pub fn acknowledge(&mut self, ack: u64, mut delivered: impl FnMut(u64, &Segment)) {
         debug_assert!(ack <= self.end, "ACK {ack} beyond snd_nxt {}", self.end);
         while self.base < ack {
             self.clear_loss_state(0);
@@ -167,7 +173,7 @@ impl Scoreboard {
             if segment.flags & SACKED != 0 {
                 self.sacked_bytes -= segment.len as u64;
             } else {
-                delivered(&segment);
+                delivered(self.base, &segment);
             }
             self.base += segment.len as u64;
         }
@@ -176,8 +182,10 @@ impl Scoreboard {
         self.retransmit_from = self.retransmit_from.max(self.base);
     }
 
-    /// A SACK block `[start, end)` arrived. Calls `delivered` for each newly SACKed segment.
-    pub fn sack(&mut self, start: u64, end: u64, mut delivered: impl FnMut(&Segment)) {
+    /// A SACK block `[start, end)` arrived. Calls `delivered` with the sequence number of each
+    /// newly SACKed segment.
+    #[inline]
+    pub fn sack(&mut self, start: u64, end: u64, mut delivered: impl FnMut(u64, &Segment)) {
         let start = start.max(self.base);
         let end = end.min(self.end);
         if start >= end {
@@ -198,10 +206,11 @@ impl Scoreboard {
             let mut index = self.index(a);
             while self.start_of(index) < b {
                 self.clear_loss_state(index);
+                let seq = self.start_of(index);
                 let segment = &mut self.segments[index];
                 segment.flags |= SACKED;
                 self.sacked_bytes += segment.len as u64;
-                delivered(segment);
+                delivered(seq, segment);
                 index += 1;
             }
         }
@@ -261,7 +270,7 @@ impl Scoreboard {
 
     /// The first segment marked lost and not yet retransmitted: (seq, len).
     pub fn next_retransmission(&mut self) -> Option<(u64, u32)> {
-        while self.retransmit_from < self.lost_up_to {
+        while self.retransmit_from < self.lost_up_to.max(self.lost_beyond) {
             let index = self.index(self.retransmit_from);
             let segment = &self.segments[index];
             if segment.flags & (LOST | RETRANSMITTED | SACKED) == LOST {
@@ -316,6 +325,92 @@ impl Scoreboard {
         (newly_lost, latest_episode)
     }
 
+    /// RFC 8985 §6.2 step 5 `RACK_detect_loss`: every segment sent before RACK's segment
+    /// (`rack_sent`, `rack_end`) and not delivered is lost once `now` is at least its
+    /// transmission time plus `wait` (RACK.rtt + RACK.reo_wnd). Returns the bytes newly marked lost, the latest
+    /// episode in which a retransmission among them was sent, and the earliest time at which
+    /// a segment sent before RACK's will have waited long enough (for the reordering timer).
+    ///
+    /// Per-ACK work stays bounded as RFC 6675 marking's does: first transmissions that were
+    /// never marked lost went out in sequence order, so the walk from `lost_up_to` stops at
+    /// the first one sent after RACK's segment or not yet due; retransmissions are visited
+    /// in the order they were sent (the `retransmissions` FIFO), which is Linux's
+    /// `tsorted_sent_queue` for them.
+    pub fn rack_mark_losses(
+        &mut self,
+        rack_sent: SimTime,
+        rack_end: u64,
+        wait: SimDuration,
+        now: SimTime,
+    ) -> (u64, Option<u32>, Option<SimTime>) {
+        let mut newly_lost = 0;
+        let mut latest_episode = None;
+        let mut next_due: Option<SimTime> = None;
+        while let Some(&(seq, _, episode)) = self.retransmissions.front() {
+            if seq < self.base {
+                self.retransmissions.pop_front(); // cumulatively acknowledged since
+                continue;
+            }
+            let index = self.index(seq);
+            let segment = &mut self.segments[index];
+            let len = segment.len as u64;
+            if segment.flags & (RETRANSMITTED | SACKED) != RETRANSMITTED {
+                self.retransmissions.pop_front(); // SACKed since
+                continue;
+            }
+            if sent_after(segment.sent_time, seq + len, rack_sent, rack_end) {
+                break; // and every later retransmission
+            }
+            let due = segment.sent_time + wait;
+            if due > now {
+                next_due = Some(due);
+                break;
+            }
+            self.retransmissions.pop_front();
+            segment.flags &= !RETRANSMITTED;
+            self.retransmitted_bytes -= len;
+            if segment.flags & LOST == 0 {
+                // A tail loss probe's retransmission of a segment never marked lost.
+                segment.flags |= LOST;
+                self.lost_bytes += len;
+                self.lost_beyond = self.lost_beyond.max(seq + len);
+            }
+            newly_lost += len;
+            self.retransmit_from = self.retransmit_from.min(seq);
+            latest_episode = latest_episode.max(Some(episode));
+        }
+        while self.lost_up_to < self.end {
+            let seq = self.lost_up_to;
+            let index = self.index(seq);
+            let segment = &mut self.segments[index];
+            let len = segment.len as u64;
+            if segment.flags & (SACKED | LOST | RETRANSMITTED) == 0 {
+                if sent_after(segment.sent_time, seq + len, rack_sent, rack_end) {
+                    break;
+                }
+                let due = segment.sent_time + wait;
+                if due > now {
+                    next_due = Some(next_due.map_or(due, |d| d.min(due)));
+                    break;
+                }
+                segment.flags |= LOST;
+                self.lost_bytes += len;
+                newly_lost += len;
+                self.retransmit_from = self.retransmit_from.min(seq);
+            }
+            self.lost_up_to += len;
+        }
+        (newly_lost, latest_episode, next_due)
+    }
+
+    /// The highest segment sent, for a tail loss probe to resend (RFC 8985 §7.3): (seq, len),
+    /// unless it is SACKed or a retransmission of it is already in flight.
+    pub fn last_resendable(&self) -> Option<(u64, u32)> {
+        let segment = self.segments.back()?;
+        (segment.flags & (SACKED | RETRANSMITTED) == 0)
+            .then(|| (self.end - segment.len as u64, segment.len))
+    }
+
     /// RFC 6298 §5 / RFC 5681 §3.1 after a timeout: every un-SACKed segment is presumed lost
     /// and earlier retransmissions are forgotten, so all will be sent again (as Linux's
     /// `tcp_enter_loss` does).
@@ -330,6 +425,7 @@ impl Scoreboard {
         self.retransmitted_bytes = 0;
         self.retransmissions.clear();
         self.lost_up_to = self.end;
+        self.lost_beyond = 0;
         self.retransmit_from = self.base;
     }
 
@@ -377,7 +473,7 @@ mod tests {
     fn cumulative_ack_delivers_in_order() {
         let mut b = board_with(5);
         let mut delivered = 0;
-        b.acknowledge(3000, |s| delivered += s.len as u64);
+        b.acknowledge(3000, |_, s| delivered += s.len as u64);
         assert_eq!(delivered, 3000);
         assert_eq!((b.snd_una(), b.outstanding(), b.pipe()), (3000, 2000, 2000));
         b.check_counters();
@@ -389,11 +485,11 @@ mod tests {
         // SACKed is segment 0 lost (RFC 6675 IsLost with DupThresh = 3).
         let mut b = board_with(6);
         let mut delivered = 0;
-        b.sack(1000, 2000, |s| delivered += s.len as u64);
-        b.sack(1000, 3000, |s| delivered += s.len as u64);
+        b.sack(1000, 2000, |_, s| delivered += s.len as u64);
+        b.sack(1000, 3000, |_, s| delivered += s.len as u64);
         assert_eq!(b.mark_losses(3), 0);
         assert!(!b.first_is_lost());
-        b.sack(1000, 4000, |s| delivered += s.len as u64);
+        b.sack(1000, 4000, |_, s| delivered += s.len as u64);
         assert_eq!(delivered, 3000, "each SACKed segment is delivered once");
         assert_eq!(b.mark_losses(3), 1000);
         assert!(b.first_is_lost());
@@ -406,7 +502,7 @@ mod tests {
         b.check_counters();
         // The retransmission arrives: cumulative ACK to 4000 delivers only segment 0.
         let mut newly = 0;
-        b.acknowledge(4000, |s| newly += s.len as u64);
+        b.acknowledge(4000, |_, s| newly += s.len as u64);
         assert_eq!(newly, 1000);
         assert_eq!((b.pipe(), b.sacked_bytes(), b.lost_bytes()), (2000, 0, 0));
         b.check_counters();
@@ -416,8 +512,8 @@ mod tests {
     fn two_holes_are_both_marked() {
         // Holes at 0 and 2; SACKed: 1, 3, 4, 5.
         let mut b = board_with(7);
-        b.sack(1000, 2000, |_| {});
-        b.sack(3000, 6000, |_| {});
+        b.sack(1000, 2000, |_, _| {});
+        b.sack(3000, 6000, |_, _| {});
         // Boundary: 3 SACKed segments above -> everything below 3000 un-SACKed is lost.
         assert_eq!(b.mark_losses(3), 2000);
         assert_eq!(b.next_retransmission(), Some((0, 1000)));
@@ -430,7 +526,7 @@ mod tests {
     fn a_lost_retransmission_is_detected_by_later_sacks() {
         // Segment 0 lost, 1-3 SACKed: retransmit 0 while snd_nxt = 4000, then send 4-7.
         let mut b = board_with(4);
-        b.sack(1000, 4000, |_| {});
+        b.sack(1000, 4000, |_, _| {});
         b.mark_losses(3);
         assert_eq!(b.next_retransmission(), Some((0, 1000)));
         b.on_retransmit(0, SimTime::ZERO, SendState::default(), 0);
@@ -438,10 +534,10 @@ mod tests {
             b.push(MSS as u32, SimTime::ZERO, SendState::default());
         }
         // Two segments sent after the retransmission are SACKed: not yet conclusive.
-        b.sack(4000, 6000, |_| {});
+        b.sack(4000, 6000, |_, _| {});
         assert_eq!(b.mark_lost_retransmissions(3), (0, None));
         // A third: the retransmission must have been lost too.
-        b.sack(6000, 7000, |_| {});
+        b.sack(6000, 7000, |_, _| {});
         assert_eq!(b.mark_lost_retransmissions(3), (1000, Some(0)));
         assert_eq!(b.next_retransmission(), Some((0, 1000)));
         // pipe = 8000 - 6000 SACKed - 1000 lost + 0 retransmitted = 1000 (segment 7).
@@ -452,7 +548,7 @@ mod tests {
     #[test]
     fn timeout_marks_everything_unsacked_lost() {
         let mut b = board_with(4);
-        b.sack(2000, 3000, |_| {});
+        b.sack(2000, 3000, |_, _| {});
         b.mark_losses(3);
         b.on_timeout();
         assert_eq!((b.lost_bytes(), b.pipe()), (3000, 0));
@@ -474,7 +570,7 @@ mod tests {
         b.mark_first_lost();
         assert_eq!(b.next_retransmission(), Some((0, 1000)));
         b.on_retransmit(0, SimTime::ZERO, SendState::default(), 0);
-        b.acknowledge(1000, |_| {});
+        b.acknowledge(1000, |_, _| {});
         // NewReno partial ACK: retransmit the next one.
         b.mark_first_lost();
         assert_eq!(b.next_retransmission(), Some((1000, 1000)));
@@ -484,10 +580,10 @@ mod tests {
     #[test]
     fn stale_and_bogus_blocks_are_ignored() {
         let mut b = board_with(3);
-        b.acknowledge(1000, |_| {});
+        b.acknowledge(1000, |_, _| {});
         let mut calls = 0;
-        b.sack(0, 1000, |_| calls += 1);
-        b.sack(5000, 6000, |_| calls += 1);
+        b.sack(0, 1000, |_, _| calls += 1);
+        b.sack(5000, 6000, |_, _| calls += 1);
         assert_eq!(calls, 0);
         b.check_counters();
     }

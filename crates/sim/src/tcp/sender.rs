@@ -10,20 +10,27 @@
 //!
 //! A retransmission timeout (RFC 6298) presumes all outstanding data lost and resends it from
 //! `snd_una` under the controller's loss window, as Linux's `tcp_enter_loss` does.
+//!
+//! Loss detection, per flow: RFC 6675's duplicate-ACK rule (`dupack`), or RFC 8985 RACK-TLP
+//! (`rack-tlp`, with SACK only): time-based marking (`rack.rs`) with its reordering timer and
+//! the tail loss probe (`tlp.rs`). Either starts the same recovery (PRR) and raises the same
+//! controller events.
 
 use cclab_cc::metrics::is_slow_start_mode;
 use cclab_cc::{
     Ack, CongestionControl, CongestionEvent, SimDuration, SimTime, SlowStartExit, TimeoutEvent,
     UNLIMITED,
 };
-use cclab_scenario::{EcnMode, Recovery};
+use cclab_scenario::{EcnMode, LossDetection, Recovery};
 
 use crate::histogram::Histogram;
 use crate::packet::{Ecn, LoadFactor, MAX_SACK_BLOCKS, Packet, PacketKind, SackBlock, XcpHeader};
 use crate::tcp::delivery_rate::{AckRateState, DeliveryRate};
+use crate::tcp::rack::Rack;
 use crate::tcp::rtt::RttEstimator;
 use crate::tcp::scoreboard::Scoreboard;
 use crate::tcp::small_queues::SmallQueues;
+use crate::tcp::tlp::{self, ProbeOutcome, Tlp};
 use crate::trace::{FlowEvent, FlowEventKind};
 
 /// RFC 5681 §3.2 / RFC 6675 DupThresh.
@@ -37,6 +44,8 @@ pub struct SenderConfig {
     /// Application bytes to send; `None` = unlimited.
     pub size: Option<u64>,
     pub recovery: Recovery,
+    /// `rack-tlp` needs `recovery = Sack` (the scenario parser refuses other pairs).
+    pub loss_detection: LossDetection,
     pub receive_window: Option<u64>,
     pub min_rto: SimDuration,
     /// Pace at Linux's default rate when the controller sets none.
@@ -110,6 +119,8 @@ pub struct SenderStats {
     pub wire_bytes_sent: u64,
     pub timeouts: u64,
     pub fast_recoveries: u64,
+    /// Tail loss probes sent (RFC 8985 §7.3).
+    pub loss_probes: u64,
     pub rtt_sum_ns: u128,
     pub rtt_samples: u64,
     /// Payload bytes the receiver reported CE-marked, and the window reductions they caused.
@@ -117,6 +128,17 @@ pub struct SenderStats {
     pub ecn_reductions: u64,
     /// Every RTT sample (ns), for percentiles.
     pub rtt_histogram: Histogram,
+}
+
+/// RFC 8985 RACK-TLP state, kept apart (boxed, absent for `dupack`) so that the default path
+/// carries one pointer for it.
+#[derive(Debug, Default)]
+struct RackTlp {
+    rack: Rack,
+    tlp: Tlp,
+    /// RFC 8985 §6.3: when RACK's reordering timer fires (a segment sent before RACK's will
+    /// then have waited RACK.rtt + RACK.reo_wnd).
+    reorder_deadline: Option<SimTime>,
 }
 
 pub struct Sender {
@@ -163,6 +185,7 @@ pub struct Sender {
     /// When sending resumes after pacing or TCP Small Queues held it back.
     send_deadline: Option<SimTime>,
     small_queues: Option<SmallQueues>,
+    rack_tlp: Option<Box<RackTlp>>,
     data_end: u64,
     /// The controller's mode label when last looked at, to see it change.
     mode: &'static str,
@@ -211,6 +234,10 @@ impl Sender {
             small_queues: config
                 .nic_rate_bps
                 .map(|rate| SmallQueues::new(rate, config.mss + config.header_bytes)),
+            rack_tlp: (config.loss_detection == LossDetection::RackTlp).then(|| {
+                debug_assert_eq!(config.recovery, Recovery::Sack, "RACK needs SACK");
+                Box::default()
+            }),
             data_end,
             mode: "",
             last_send: SimTime::ZERO,
@@ -259,6 +286,51 @@ impl Sender {
 
     pub fn send_deadline(&self) -> Option<SimTime> {
         self.send_deadline
+    }
+
+    /// The sender's one timer, as the simulator arms it: the RTO, or with RACK-TLP the
+    /// earliest of the RTO, RACK's reordering timer and the probe timer (Linux keeps them in
+    /// one timer too, `icsk_retransmit_timer` with `icsk_pending` saying which).
+    #[inline]
+    pub fn timer_deadline(&self) -> Option<SimTime> {
+        if self.rack_tlp.is_none() {
+            return self.rto_deadline;
+        }
+        match (self.rto_deadline, self.loss_detection_deadline()) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// The timer of [`Sender::timer_deadline`] expired.
+    #[inline]
+    pub fn on_timer(&mut self, now: SimTime, out: &mut Vec<Packet>) {
+        if self.rack_tlp.is_none() {
+            return self.on_retransmission_timeout(now, out);
+        }
+        self.on_rack_tlp_timer(now, out);
+    }
+
+    /// With RACK-TLP: RACK's reordering timer and the probe first (a probe due with the RTO
+    /// goes in its place, RFC 8985 §7.2, and re-arms it), then the RTO if still due.
+    #[cold]
+    #[inline(never)]
+    fn on_rack_tlp_timer(&mut self, now: SimTime, out: &mut Vec<Packet>) {
+        if self.loss_detection_deadline().is_some_and(|d| d <= now) {
+            self.on_loss_detection_timer(now, out);
+        }
+        if self.rto_deadline.is_some_and(|d| d <= now) {
+            self.on_retransmission_timeout(now, out);
+        }
+    }
+
+    /// RACK-TLP's timer: the earlier of RACK's reordering timer and the probe timer.
+    pub fn loss_detection_deadline(&self) -> Option<SimTime> {
+        let rt = self.rack_tlp.as_deref()?;
+        match (rt.reorder_deadline, rt.tlp.deadline) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
 
     /// The most data TCP Small Queues lets wait on the sender's own link, as transmission
@@ -466,8 +538,19 @@ impl Sender {
         let mut newest_clean_send: Option<SimTime> = None;
         let mut rate_state = AckRateState::default();
         let sack_enabled = self.sack_enabled();
+        let min_rtt_before = self.rtt.min_rtt();
         let rate = &mut self.rate;
-        let mut on_delivered = |segment: &crate::tcp::scoreboard::Segment| {
+        let rack_tlp = &mut self.rack_tlp;
+        let mut on_delivered = |seq: u64, segment: &crate::tcp::scoreboard::Segment| {
+            if let Some(rt) = rack_tlp.as_deref_mut() {
+                rt.rack.on_delivered(
+                    now,
+                    seq + segment.len as u64,
+                    segment.sent_time,
+                    segment.ever_retransmitted(),
+                    min_rtt_before,
+                );
+            }
             bytes_delivered += segment.len as u64;
             if !segment.ever_retransmitted() {
                 newest_clean_send =
@@ -508,7 +591,19 @@ impl Sender {
         }
 
         let (mut newly_lost, mut retransmission_lost_in_episode) = (0, false);
-        if self.sack_enabled() && self.board.sacked_bytes() > 0 {
+        let mut probe_outcome = ProbeOutcome::Pending;
+        if self.rack_tlp.is_some() {
+            probe_outcome = self.rack_on_ack(ack, advanced);
+            let (lost, episode) = self.rack_detect_losses(now);
+            newly_lost = lost;
+            // Only a retransmission of the recovery under way counts (RFC 5681 §4.3); a tail
+            // loss probe belongs to none.
+            retransmission_lost_in_episode = episode == Some(self.episode)
+                && matches!(
+                    self.state,
+                    LossState::Recovery { .. } | LossState::Loss { .. }
+                );
+        } else if self.sack_enabled() && self.board.sacked_bytes() > 0 {
             let (lost_retransmissions, episode) = self.board.mark_lost_retransmissions(DUP_THRESH);
             newly_lost = self.board.mark_losses(DUP_THRESH) + lost_retransmissions;
             retransmission_lost_in_episode = episode == Some(self.episode);
@@ -520,6 +615,9 @@ impl Sender {
         // again. A retransmission of the current episode was lost: start a new one.
         if retransmission_lost_in_episode && self.state != LossState::Open {
             self.enter_recovery(now, prior_in_flight, true);
+        }
+        if probe_outcome == ProbeOutcome::LossRepaired && self.state == LossState::Open {
+            self.probe_repaired_loss(now, prior_in_flight);
         }
         // ECN (RFC 3168 §6.1.2): CE marks reduce the window like a loss, at most once per
         // window of data, unless the controller responds to ECN itself.
@@ -603,6 +701,171 @@ impl Sender {
             self.rto_deadline = Some(now + self.rtt.rto());
         }
         self.transmit(now, out);
+        if self.rack_tlp.is_some() {
+            self.schedule_probe(now, advanced);
+        }
+    }
+
+    /// RFC 8985 on an ACK, before loss detection: the DSACK part of the reordering window
+    /// (§6.2 step 4) and what the ACK says of a tail loss probe (§7.4).
+    #[cold]
+    #[inline(never)]
+    fn rack_on_ack(&mut self, ack: &Packet, advanced: bool) -> ProbeOutcome {
+        let blocks = ack.sack_blocks();
+        // RFC 2883 §4: the first block is a DSACK if it lies below the cumulative ACK or
+        // inside the second block.
+        let dsack = blocks.first().and_then(|first| {
+            let inside_second = blocks
+                .get(1)
+                .is_some_and(|second| second.start <= first.start && first.end <= second.end);
+            (first.end <= ack.seq || inside_second).then_some((first.start, first.end))
+        });
+        let (una, nxt) = (self.board.snd_una(), self.board.snd_nxt());
+        let rt = self
+            .rack_tlp
+            .as_deref_mut()
+            .expect("called only with RACK-TLP");
+        rt.rack.on_ack(una, nxt, dsack.is_some());
+        rt.tlp.on_ack(ack.seq, dsack, !blocks.is_empty(), !advanced)
+    }
+
+    /// RFC 8985 §6.2 step 5 with the reordering window of step 4; re-arms the reordering
+    /// timer (§6.3). Returns the bytes newly marked lost and the latest episode of a lost
+    /// retransmission among them.
+    fn rack_detect_losses(&mut self, now: SimTime) -> (u64, Option<u32>) {
+        let mss = self.config.mss;
+        let in_recovery = matches!(
+            self.state,
+            LossState::Recovery { .. } | LossState::Loss { .. }
+        );
+        let Some(rt) = self.rack_tlp.as_deref_mut() else {
+            return (0, None);
+        };
+        let Some((sent, end)) = rt.rack.latest() else {
+            return (0, None);
+        };
+        let reo_wnd = rt.rack.reo_wnd(
+            in_recovery,
+            self.board.sacked_bytes() >= DUP_THRESH * mss,
+            self.rtt.min_rtt(),
+            self.rtt.srtt(),
+        );
+        let (lost, episode, due) =
+            self.board
+                .rack_mark_losses(sent, end, rt.rack.rtt() + reo_wnd, now);
+        rt.reorder_deadline = due;
+        (lost, episode)
+    }
+
+    /// RFC 8985 §7.4.2: the probe repaired a loss, so the controller must respond to it as
+    /// to any loss; Linux does it at once (`tcp_process_tlp_ack`: a window reduction that
+    /// ends where it begins), as here.
+    fn probe_repaired_loss(&mut self, now: SimTime, flight: u64) {
+        self.congestion_event(now, flight);
+        self.check_mode(now, ModeCause::Loss);
+        self.cc.on_recovery_exit(now);
+        self.check_mode(now, ModeCause::RecoveryEnd);
+    }
+
+    /// RFC 8985 §7.2: (re)start the probe timer after new data was sent or new data was
+    /// cumulatively acknowledged (`restart`), unless in fast or RTO recovery or with
+    /// segments SACKed; cancel it then.
+    fn schedule_probe(&mut self, now: SimTime, restart: bool) {
+        let allowed = matches!(self.state, LossState::Open | LossState::Cwr { .. })
+            && self.board.sacked_bytes() == 0
+            && self.board.outstanding() > 0;
+        let one_segment = self.board.outstanding() <= self.config.mss;
+        let (srtt, rto) = (self.rtt.srtt(), self.rto_deadline);
+        let Some(rt) = self.rack_tlp.as_deref_mut() else {
+            return;
+        };
+        if !allowed {
+            rt.tlp.deadline = None;
+        } else if restart {
+            rt.tlp.deadline = Some(tlp::probe_timeout(now, srtt, one_segment, rto));
+        }
+    }
+
+    /// RACK-TLP's timer expired: RACK's reordering timer, the probe timer, or both.
+    pub fn on_loss_detection_timer(&mut self, now: SimTime, out: &mut Vec<Packet>) {
+        let Some(rt) = self.rack_tlp.as_deref_mut() else {
+            return;
+        };
+        let reorder_due = rt.reorder_deadline.is_some_and(|d| d <= now);
+        let probe_due = rt.tlp.deadline.is_some_and(|d| d <= now);
+        if reorder_due {
+            rt.reorder_deadline = None;
+            self.on_reorder_timeout(now, out);
+        }
+        // Loss found by the reordering timer starts recovery, which cancels the probe.
+        if probe_due
+            && self
+                .rack_tlp
+                .as_ref()
+                .is_some_and(|rt| rt.tlp.deadline.is_some())
+        {
+            self.send_loss_probe(now, out);
+        }
+    }
+
+    /// RFC 8985 §6.3 `RACK_detect_loss_and_arm_timer` when the reordering timer fires: mark
+    /// what has now waited long enough and repair it as an ACK that found it would.
+    fn on_reorder_timeout(&mut self, now: SimTime, out: &mut Vec<Packet>) {
+        let prior_in_flight = self.pipe();
+        let (lost, episode) = self.rack_detect_losses(now);
+        if lost == 0 {
+            return;
+        }
+        match self.state {
+            LossState::Open => self.enter_recovery(now, prior_in_flight, true),
+            LossState::Cwr { .. } => self.enter_recovery(now, prior_in_flight, false),
+            LossState::Recovery { .. } | LossState::Loss { .. }
+                if episode == Some(self.episode) =>
+            {
+                self.enter_recovery(now, prior_in_flight, true)
+            }
+            _ => {}
+        }
+        self.transmit(now, out);
+    }
+
+    /// RFC 8985 §7.3 `TLP_send_probe`: one segment, whatever the window — new data if the
+    /// application and the receive window allow, else the highest segment sent again — and
+    /// then the RTO, not the probe timer, is re-armed. At most one probe per episode.
+    fn send_loss_probe(&mut self, now: SimTime, out: &mut Vec<Packet>) {
+        let Some(rt) = self.rack_tlp.as_deref_mut() else {
+            return;
+        };
+        rt.tlp.deadline = None;
+        if self.board.outstanding() == 0 {
+            return;
+        }
+        if rt.tlp.end_seq.is_none() {
+            let seq = self.board.snd_nxt();
+            let rwnd = self.config.receive_window.unwrap_or(u64::MAX);
+            let new_len = self.config.mss.min(self.data_end.saturating_sub(seq));
+            let probe = if new_len > 0 && seq + new_len - self.board.snd_una() <= rwnd {
+                Some((seq, new_len as u32, false))
+            } else {
+                self.board
+                    .last_resendable()
+                    .map(|(seq, len)| (seq, len, true))
+            };
+            if let Some((seq, len, is_retrans)) = probe {
+                let pipe = self.pipe();
+                self.send_segment(now, seq, len, is_retrans, pipe, out);
+                self.stats.loss_probes += 1;
+                let snd_nxt = self.board.snd_nxt();
+                let rt = self
+                    .rack_tlp
+                    .as_deref_mut()
+                    .expect("checked above: RACK-TLP is on");
+                rt.tlp.end_seq = Some(snd_nxt);
+                rt.tlp.is_retrans = is_retrans;
+                self.check_mode(now, ModeCause::Send);
+            }
+        }
+        self.rto_deadline = Some(now + self.rtt.rto());
     }
 
     /// Enter, continue or leave fast recovery / timeout recovery after an ACK. Returns true
@@ -623,6 +886,8 @@ impl Sender {
         match self.state {
             LossState::Open | LossState::Cwr { .. } => {
                 let loss_detected = match self.config.recovery {
+                    // RACK may mark any segment first (Linux `tcp_time_to_recover`: lost_out).
+                    Recovery::Sack if self.rack_tlp.is_some() => self.board.lost_bytes() > 0,
                     Recovery::Sack => self.board.first_is_lost(),
                     // RFC 6582 §3.2 step 1: three duplicates, and the ACK covers more than
                     // `recover` (so one window of losses reduces cwnd once).
@@ -660,6 +925,9 @@ impl Sender {
             LossState::Loss { point } => {
                 if una >= point {
                     self.state = LossState::Open;
+                    if let Some(rt) = self.rack_tlp.as_deref_mut() {
+                        rt.rack.on_recovery_exit();
+                    }
                     self.record(now, FlowEventKind::TimeoutRecoveryEnd, "", "", "");
                 }
             }
@@ -677,9 +945,13 @@ impl Sender {
             (LossState::Recovery { .. } | LossState::Loss { .. }, _) => "retransmission_lost",
             (_, Recovery::Reno) => "reno",
             (_, Recovery::NewReno) => "newreno",
+            (_, Recovery::Sack) if self.rack_tlp.is_some() => "rack",
             (_, Recovery::Sack) => "sack",
         };
         self.episode += 1;
+        if let Some(rt) = self.rack_tlp.as_deref_mut() {
+            rt.tlp.reset(); // RFC 8985 §7.1
+        }
         let point = self.board.snd_nxt();
         self.state = LossState::Recovery { point };
         self.recover = Some(point);
@@ -752,6 +1024,9 @@ impl Sender {
             LossState::Cwr { .. } => FlowEventKind::EcnReductionEnd,
             _ => FlowEventKind::RecoveryEnd,
         };
+        if let (Some(rt), FlowEventKind::RecoveryEnd) = (self.rack_tlp.as_deref_mut(), kind) {
+            rt.rack.on_recovery_exit(); // RFC 8985 §6.2 step 4
+        }
         self.state = LossState::Open;
         self.retransmit_now = false;
         self.cc.on_recovery_exit(now);
@@ -810,6 +1085,16 @@ impl Sender {
         if self.board.outstanding() == 0 {
             self.rto_deadline = None;
             return;
+        }
+        if let Some(rt) = self.rack_tlp.as_deref_mut() {
+            // RFC 8985 §7.2: a probe due now (its PTO capped at the RTO) goes in the RTO's
+            // place, whichever timer event comes first.
+            if rt.tlp.deadline.is_some_and(|d| d <= now) {
+                self.send_loss_probe(now, out);
+                return;
+            }
+            rt.tlp.reset(); // §7.1
+            rt.reorder_deadline = None;
         }
         self.stats.timeouts += 1;
         self.restart_cap = u64::MAX;
@@ -874,6 +1159,7 @@ impl Sender {
     /// application allow.
     fn transmit(&mut self, now: SimTime, out: &mut Vec<Packet>) {
         let packets_before = self.stats.packets_sent;
+        let snd_nxt_before = self.board.snd_nxt();
         let mut blocked_by_window = false;
         loop {
             let retransmission = self.board.next_retransmission();
@@ -928,6 +1214,10 @@ impl Sender {
         // `on_packet_sent` may change the mode (BBR ends ProbeRTT after an idle period).
         if self.stats.packets_sent != packets_before {
             self.check_mode(now, ModeCause::Send);
+            // RFC 8985 §7.2: new data sent (re)starts the probe timer.
+            if self.rack_tlp.is_some() && self.board.snd_nxt() != snd_nxt_before {
+                self.schedule_probe(now, true);
+            }
         }
     }
 
@@ -946,6 +1236,7 @@ impl Sender {
         host.blocked_until(now, host.time_to_send(limit))
     }
 
+    #[inline(always)]
     fn send_segment(
         &mut self,
         now: SimTime,
@@ -975,6 +1266,12 @@ impl Sender {
         self.stats.wire_bytes_sent += wire_bytes as u64;
         // RFC 6298 §5.1: start the timer if it is not running.
         if self.rto_deadline.is_none() {
+            self.rto_deadline = Some(now + self.rtt.rto());
+        }
+        // With RACK-TLP, as Linux's `tcp_xmit_retransmit_queue`: resending the segment at
+        // snd_una restarts the timer, so that the RTO measures from the latest attempt to
+        // repair the head rather than from the last forward progress.
+        if retransmission && seq == self.board.snd_una() && self.rack_tlp.is_some() {
             self.rto_deadline = Some(now + self.rtt.rto());
         }
         self.cc.on_packet_sent(now, len as u64, self.pipe());
@@ -1067,6 +1364,7 @@ mod tests {
                 header_bytes: 40,
                 size: None,
                 recovery,
+                loss_detection: LossDetection::DupAck,
                 receive_window: None,
                 min_rto: SimDuration::from_millis(200),
                 pacing: false,
@@ -1075,6 +1373,35 @@ mod tests {
             },
             Box::new(cc),
         )
+    }
+
+    /// A RACK-TLP sender over Reno: `size` bytes (None: unlimited), RTO floor `min_rto_ms`.
+    fn rack_sender(size: Option<u64>, min_rto_ms: u64) -> Sender {
+        let config = CcConfig::new(MSS);
+        let cc = Reno::new(&config, Box::new(StandardSlowStart::new(&config)));
+        Sender::new(
+            SenderConfig {
+                flow: 0,
+                mss: MSS,
+                header_bytes: 40,
+                size,
+                recovery: Recovery::Sack,
+                loss_detection: LossDetection::RackTlp,
+                receive_window: None,
+                min_rto: SimDuration::from_millis(min_rto_ms),
+                pacing: false,
+                ecn: EcnMode::Off,
+                nic_rate_bps: None,
+            },
+            Box::new(cc),
+        )
+    }
+
+    fn retransmitted(out: &[Packet]) -> Vec<u64> {
+        out.iter()
+            .filter(|p| p.retransmission)
+            .map(|p| p.seq)
+            .collect()
     }
 
     fn ack(cumulative: u64, sack: &[(u64, u64)]) -> Packet {
@@ -1625,6 +1952,222 @@ mod tests {
         s.start(at(0), &mut out);
         s.on_ack(at(40), &ack(2 * MSS, &[]), &mut out);
         assert_eq!(s.pacing_rate(), Some(4_800_000));
+    }
+
+    /// The window after the first round trip: segments 0–9 sent at 0 ms, all acknowledged at
+    /// 100 ms (SRTT = min RTT = 100 ms); the window's worth sent at 100 ms starts at 10 000.
+    fn rack_after_first_round(size: Option<u64>, min_rto_ms: u64) -> (Sender, Vec<Packet>) {
+        let mut s = rack_sender(size, min_rto_ms);
+        let mut out = Vec::new();
+        s.start(at(0), &mut out);
+        out.clear();
+        s.on_ack(at(100), &ack(10 * MSS, &[]), &mut out);
+        assert_eq!(s.rtt().srtt(), Some(SimDuration::from_millis(100)));
+        (s, out)
+    }
+
+    #[test]
+    fn rack_marks_a_hole_lost_when_a_segment_sent_a_reordering_window_later_is_delivered() {
+        // RFC 8985 §6.2: segment S is lost when a segment sent after it is delivered and
+        // now ≥ S.xmit_ts + RACK.rtt + reo_wnd. With no reordering seen and fewer than
+        // DupThresh segments SACKed, reo_wnd = min_RTT / 4 = 25 ms.
+        let (mut s, out) = rack_after_first_round(None, 200);
+        let first_new = out.len() as u64; // segments 10.. went out at 100 ms
+        assert!(first_new >= 2);
+        // Segment 10 arrives at 200 ms: the cumulative ACK sends more at 200 ms.
+        let mut out = Vec::new();
+        s.on_ack(at(200), &ack(11 * MSS, &[]), &mut out);
+        let sent_at_200 = out[0].seq;
+        assert_eq!(sent_at_200, (10 + first_new) * MSS);
+        // A segment sent at 200 ms is SACKed at 300 ms while segment 11 (sent at 100 ms) is
+        // missing: RACK.rtt = 100 ms, and 100 + 100 + 25 ≤ 300, so 11 is lost at once, with
+        // no need for three SACKed segments (one is enough).
+        out.clear();
+        s.on_ack(
+            at(300),
+            &ack(11 * MSS, &[(sent_at_200, sent_at_200 + MSS)]),
+            &mut out,
+        );
+        assert!(matches!(s.state(), LossState::Recovery { .. }));
+        assert_eq!(retransmitted(&out).first(), Some(&(11 * MSS)));
+        s.check_invariants();
+    }
+
+    #[test]
+    fn rack_reordering_timer_fires_a_reordering_window_after_the_ack() {
+        // Segments 10 and 11 left together at 100 ms. 11 is SACKed at 200 ms: RACK.rtt =
+        // 100 ms, reo_wnd = 25 ms, so 10 is lost at 100 + 100 + 25 = 225 ms, not before
+        // (RFC 8985 §6.3: the reordering timer is armed for it).
+        let (mut s, _) = rack_after_first_round(None, 200);
+        let mut out = Vec::new();
+        s.on_ack(at(200), &ack(10 * MSS, &[(11 * MSS, 12 * MSS)]), &mut out);
+        assert!(retransmitted(&out).is_empty());
+        assert_eq!(s.state(), LossState::Open);
+        // One SACKed segment: no tail loss probe (§7.2), only the reordering timer.
+        assert_eq!(s.loss_detection_deadline(), Some(at(225)));
+        s.on_loss_detection_timer(at(225), &mut out);
+        assert!(matches!(s.state(), LossState::Recovery { .. }));
+        assert_eq!(retransmitted(&out), vec![10 * MSS]);
+        let mut events = Vec::new();
+        s.take_events(&mut events);
+        assert!(
+            events
+                .iter()
+                .any(|e| e.kind == FlowEventKind::RecoveryStart && e.detail == "rack")
+        );
+        assert_eq!(s.stats.timeouts, 0);
+        s.check_invariants();
+    }
+
+    #[test]
+    fn reordering_within_the_window_retransmits_nothing() {
+        let (mut s, _) = rack_after_first_round(None, 200);
+        let mut out = Vec::new();
+        // Segment 10 arrives 1 ms after 11 (within reo_wnd = 25 ms): no retransmission, and
+        // RACK has now seen reordering (§6.2 step 3: a never-retransmitted segment below
+        // RACK.fack delivered).
+        s.on_ack(at(200), &ack(10 * MSS, &[(11 * MSS, 12 * MSS)]), &mut out);
+        s.on_ack(at(201), &ack(12 * MSS, &[]), &mut out);
+        assert!(retransmitted(&out).is_empty());
+        // Now segment 12 is overtaken by three later ones (13, 14, 15, all sent at 100 ms):
+        // DupThresh is reached, but with reordering seen reo_wnd stays min_RTT/4 (§6.2 step
+        // 4), so 12 is not yet lost...
+        for (i, end) in [14, 15, 16].into_iter().enumerate() {
+            s.on_ack(
+                at(202 + i as u64),
+                &ack(12 * MSS, &[(13 * MSS, end * MSS)]),
+                &mut out,
+            );
+        }
+        assert!(retransmitted(&out).is_empty());
+        assert_eq!(s.state(), LossState::Open);
+        // ...and arrives 10 ms later: still nothing retransmitted.
+        s.on_ack(at(214), &ack(16 * MSS, &[]), &mut out);
+        assert!(retransmitted(&out).is_empty());
+        assert_eq!((s.state(), s.stats.fast_recoveries), (LossState::Open, 0));
+
+        // The same arrivals under RFC 6675's rule: the third SACK retransmits segment 12.
+        let mut d = sender(Recovery::Sack);
+        let mut out = Vec::new();
+        d.start(at(0), &mut out);
+        d.on_ack(at(100), &ack(10 * MSS, &[]), &mut out);
+        d.on_ack(at(201), &ack(12 * MSS, &[]), &mut out);
+        out.clear();
+        for (i, end) in [14, 15, 16].into_iter().enumerate() {
+            d.on_ack(
+                at(202 + i as u64),
+                &ack(12 * MSS, &[(13 * MSS, end * MSS)]),
+                &mut out,
+            );
+        }
+        assert_eq!(retransmitted(&out), vec![12 * MSS]);
+    }
+
+    #[test]
+    fn a_dsack_widens_the_reordering_window() {
+        let (mut s, _) = rack_after_first_round(None, 1000);
+        let mut out = Vec::new();
+        // Segment 10 overtaken by 11 and delivered 1 ms later: reordering seen.
+        s.on_ack(at(200), &ack(10 * MSS, &[(11 * MSS, 12 * MSS)]), &mut out);
+        s.on_ack(at(201), &ack(12 * MSS, &[]), &mut out);
+        // Segment 12 overtaken by 13 (both sent at 100 ms): RACK.rtt = 102 ms, reo_wnd =
+        // min_RTT/4 = 25 ms: 12 is due at 100 + 102 + 25 = 227 ms, and is resent then.
+        s.on_ack(at(202), &ack(12 * MSS, &[(13 * MSS, 14 * MSS)]), &mut out);
+        assert_eq!(s.loss_detection_deadline(), Some(at(227)));
+        out.clear();
+        s.on_loss_detection_timer(at(227), &mut out);
+        assert_eq!(retransmitted(&out), vec![12 * MSS]);
+        // But it was only late: it arrives at 232 ms, then everything sent is acknowledged,
+        // and the retransmission draws a DSACK (RFC 2883) at 330 ms.
+        s.on_ack(at(232), &ack(14 * MSS, &[]), &mut out);
+        let all = s.snd_nxt();
+        out.clear();
+        s.on_ack(at(329), &ack(all, &[]), &mut out);
+        assert_eq!(s.state(), LossState::Open);
+        let sent_at_329: Vec<u64> = out.iter().map(|p| p.seq).collect();
+        assert!(sent_at_329.len() >= 2);
+        s.on_ack(at(330), &ack(all, &[(12 * MSS, 13 * MSS)]), &mut out);
+        // RFC 8985 §6.2 step 4: the DSACK doubles the window to 2 · 25 = 50 ms. A segment
+        // sent at 329 ms overtaken by the next: due at 329 + 100 + 50 = 479 ms (454 ms
+        // before the DSACK), so arriving 30 ms late at 459 ms it is not resent.
+        let (a, b) = (sent_at_329[0], sent_at_329[1]);
+        s.on_ack(at(429), &ack(a, &[(b, b + MSS)]), &mut out);
+        assert_eq!(s.loss_detection_deadline(), Some(at(479)));
+        out.clear();
+        s.on_ack(at(459), &ack(b + MSS, &[]), &mut out);
+        assert!(retransmitted(&out).is_empty());
+        assert_eq!(s.stats.retransmissions, 1);
+    }
+
+    #[test]
+    fn probe_timeout_is_two_srtt_or_adds_the_ack_delay_for_one_segment() {
+        // RFC 8985 §7.2, with an RTO floor of 1 s so that the RTO does not cap the PTO.
+        // Several segments in flight after the ACK at 100 ms: PTO = 2 · 100 ms.
+        let (s, _) = rack_after_first_round(None, 1000);
+        assert!(s.bytes_in_flight() > MSS);
+        assert_eq!(s.loss_detection_deadline(), Some(at(300)));
+        // An 11-segment flow: only segment 10 is in flight after the ACK at 100 ms:
+        // PTO = 2 · 100 + 200 ms (TLP.max_ack_delay).
+        let (s, out) = rack_after_first_round(Some(11 * MSS), 1000);
+        assert_eq!(
+            out.iter().map(|p| p.seq).collect::<Vec<_>>(),
+            vec![10 * MSS]
+        );
+        assert_eq!(s.loss_detection_deadline(), Some(at(500)));
+        // With the 200 ms floor the RTO (SRTT + 4 · RTTVAR = 300 ms, due at 400 ms) caps it.
+        let (s, _) = rack_after_first_round(Some(11 * MSS), 200);
+        assert_eq!(s.rto_deadline(), Some(at(400)));
+        assert_eq!(s.loss_detection_deadline(), Some(at(400)));
+    }
+
+    #[test]
+    fn probe_sends_new_data_when_it_can() {
+        let (mut s, _) = rack_after_first_round(None, 1000);
+        let next = s.snd_nxt();
+        let mut out = Vec::new();
+        s.on_loss_detection_timer(at(300), &mut out);
+        // RFC 8985 §7.3: one new segment, whatever the window; then the RTO is re-armed
+        // (RTO = max(SRTT + 4 · RTTVAR, 1 s) = 1 s) and no second probe is scheduled.
+        assert_eq!(
+            out.iter()
+                .map(|p| (p.seq, p.retransmission))
+                .collect::<Vec<_>>(),
+            vec![(next, false)]
+        );
+        assert_eq!(s.stats.loss_probes, 1);
+        assert_eq!(s.rto_deadline(), Some(at(1300)));
+        assert_eq!(s.loss_detection_deadline(), None);
+    }
+
+    #[test]
+    fn probe_resends_the_last_segment_when_there_is_no_new_data() {
+        // The 11-segment flow; its last segment (10) is lost. The probe at 500 ms resends it,
+        // its ACK completes the flow without a timeout.
+        let (mut s, _) = rack_after_first_round(Some(11 * MSS), 1000);
+        let mut out = Vec::new();
+        s.on_loss_detection_timer(at(500), &mut out);
+        assert_eq!(
+            out.iter()
+                .map(|p| (p.seq, p.retransmission))
+                .collect::<Vec<_>>(),
+            vec![(10 * MSS, true)]
+        );
+        s.on_ack(at(600), &ack(11 * MSS, &[]), &mut out);
+        assert!(s.is_finished());
+        assert_eq!((s.stats.timeouts, s.stats.loss_probes), (0, 1));
+        s.check_invariants();
+    }
+
+    #[test]
+    fn a_probe_due_with_the_rto_goes_in_its_place() {
+        // 200 ms floor: the probe is capped at the RTO's time, 400 ms; if the RTO event is
+        // handled first, it sends the probe instead of timing out (RFC 8985 §7.2).
+        let (mut s, _) = rack_after_first_round(Some(11 * MSS), 200);
+        let mut out = Vec::new();
+        s.on_retransmission_timeout(at(400), &mut out);
+        assert_eq!(retransmitted(&out), vec![10 * MSS]);
+        assert_eq!((s.stats.timeouts, s.stats.loss_probes), (0, 1));
+        assert_eq!(s.state(), LossState::Open);
     }
 
     #[test]

@@ -69,6 +69,8 @@ struct Group {
     start_ms: u64,
     size: Option<u64>,
     recovery: &'static str,
+    /// `loss_detection`, written only with SACK recovery (RACK-TLP needs it).
+    loss_detection: &'static str,
     delayed_ack: bool,
     /// `false`, `true` or `"l4s"`.
     ecn: &'static str,
@@ -101,12 +103,14 @@ fn group(duration_ms: u64) -> impl Strategy<Value = Group> {
             prop_oneof![3 => Just(None), 1 => (1u64..=64).prop_map(Some)],
         ),
         prop_oneof![3 => Just(Vec::new()), 1 => prop::collection::vec(0u64..60, 1..4)],
+        prop_oneof![Just("dupack"), Just("rack-tlp")],
     )
         .prop_map(
             |(
                 (cc, slow_start, count, start_ms, size),
                 (recovery, delayed_ack, ecn, pacing, mss, initial_window, receive_window),
                 drop,
+                loss_detection,
             )| Group {
                 cc,
                 slow_start,
@@ -114,6 +118,7 @@ fn group(duration_ms: u64) -> impl Strategy<Value = Group> {
                 start_ms,
                 size,
                 recovery,
+                loss_detection,
                 delayed_ack,
                 ecn,
                 pacing,
@@ -846,6 +851,9 @@ impl Spec {
             ));
             if let Some(w) = g.receive_window {
                 toml.push_str(&format!("receive_window = {w}\n"));
+            }
+            if g.recovery == "sack" {
+                toml.push_str(&format!("loss_detection = \"{}\"\n", g.loss_detection));
             }
             if !g.drop.is_empty() {
                 toml.push_str(&format!("drop = {:?}\n", g.drop));
