@@ -673,6 +673,7 @@ rate_interval = "1s"
             events: 0,
             flows,
             data_routes,
+            workloads: Vec::new(),
             links: vec![LinkResult {
                 name: "bottleneck".into(),
                 rate_bps: 10_000_000,

@@ -40,7 +40,27 @@ pub struct MemoryEstimate {
     /// Routes longer than the dumbbell's one shared link: [`BYTES_PER_EXTRA_HOP`] per flow
     /// and shared link beyond the first (0 on a dumbbell).
     pub route_bytes: u64,
+    /// Flow slots the workloads are expected to need at once (each costs
+    /// [`BYTES_PER_FLOW`]); see [`workload_slots`].
+    pub workload_slots: u64,
     pub bytes: u64,
+}
+
+/// Slots a workload needs at most, estimated before the run. Short flows sharing a link
+/// behave roughly like an M/G/1 processor-sharing queue, whose mean number of flows in
+/// service is ρ / (1 − ρ) whatever the size distribution (Kleinrock, *Queueing Systems*
+/// vol. 2, 1976, §4.4); a slot is held a little longer than its flow (until its last packet
+/// has left the network). Ten times that mean plus 100 covers the peaks of a long run; it
+/// never exceeds the expected arrivals, which bound it at loads near 1.
+pub fn workload_slots(load: f64, expected_arrivals: f64) -> u64 {
+    let mean_open = if load < 1.0 {
+        load / (1.0 - load)
+    } else {
+        f64::INFINITY
+    };
+    (10.0 * mean_open + 100.0)
+        .min(expected_arrivals.ceil())
+        .max(1.0) as u64
 }
 
 impl Scenario {
@@ -67,14 +87,27 @@ impl Scenario {
             extra_hops += group.count as u128 * shared.saturating_sub(1) as u128;
         }
         let route_bytes = extra_hops * BYTES_PER_EXTRA_HOP as u128;
-        let bytes =
-            flows * BYTES_PER_FLOW as u128 + rate_bins * BYTES_PER_RATE_BIN as u128 + route_bytes;
+        let end_time = cclab_cc::SimTime::ZERO + self.duration;
+        let workload_slots: u128 = self
+            .flows
+            .iter()
+            .filter_map(|g| {
+                let w = g.kind.workload()?;
+                let until = w.stop.map_or(end_time, |s| s.min(end_time));
+                let span = until.saturating_since(g.start).as_secs_f64();
+                Some(workload_slots(w.load, w.arrivals_per_second() * span) as u128)
+            })
+            .sum();
+        let bytes = (flows + workload_slots) * BYTES_PER_FLOW as u128
+            + rate_bins * BYTES_PER_RATE_BIN as u128
+            + route_bytes;
         // Saturate: anything beyond 2^64 bytes is refused all the same.
         let clamp = |x: u128| u64::try_from(x).unwrap_or(u64::MAX);
         MemoryEstimate {
             flows: clamp(flows),
             rate_bins: clamp(rate_bins),
             route_bytes: clamp(route_bytes),
+            workload_slots: clamp(workload_slots),
             bytes: clamp(bytes),
         }
     }
@@ -147,6 +180,7 @@ mod tests {
                 flows: 100_000,
                 rate_bins: 60_000_000,
                 route_bytes: 0,
+                workload_slots: 0,
                 bytes: 1_760_000_000,
             }
         );

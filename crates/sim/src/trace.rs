@@ -3,6 +3,8 @@
 
 use cclab_cc::{SimDuration, SimTime};
 
+pub use crate::traffic::workload::FinishedFlow;
+
 /// One flow's state at a sampling tick.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct FlowSample {
@@ -151,6 +153,9 @@ pub trait TraceSink {
     fn packet_event(&mut self, _event: &PacketEvent, _link: &str) {}
     /// Every flow event, in time order (handed over at sampling ticks and at the end).
     fn flow_event(&mut self, _event: &FlowEvent) {}
+    /// Every short flow of a workload that finished, in order of completion (handed over
+    /// at sampling ticks and at the end).
+    fn finished_flow(&mut self, _flow: &FinishedFlow) {}
 }
 
 /// Feeds every record to two sinks (files and the metrics collector, say).
@@ -173,6 +178,10 @@ impl<A: TraceSink + ?Sized, B: TraceSink + ?Sized> TraceSink for Tee<'_, A, B> {
         self.0.flow_event(event);
         self.1.flow_event(event);
     }
+    fn finished_flow(&mut self, flow: &FinishedFlow) {
+        self.0.finished_flow(flow);
+        self.1.finished_flow(flow);
+    }
 }
 
 /// Discards everything (benchmarks, tests that only need the summary).
@@ -190,6 +199,7 @@ pub struct MemorySink {
     pub links: Vec<(SimTime, String, u64, u64, u64)>,
     pub packets: Vec<PacketEvent>,
     pub events: Vec<FlowEvent>,
+    pub finished: Vec<FinishedFlow>,
 }
 
 impl TraceSink for MemorySink {
@@ -210,5 +220,8 @@ impl TraceSink for MemorySink {
     }
     fn flow_event(&mut self, event: &FlowEvent) {
         self.events.push(*event);
+    }
+    fn finished_flow(&mut self, flow: &FinishedFlow) {
+        self.finished.push(*flow);
     }
 }
