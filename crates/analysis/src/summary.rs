@@ -37,6 +37,9 @@ pub struct Summary {
     pub links: Vec<LinkSummary>,
     pub aggregate: Aggregate,
     pub run: RunInfo,
+    /// Per short-flow workload (`kind = "workload"`); absent without workloads.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub workloads: Vec<crate::metrics::fct::WorkloadSummary>,
 }
 
 /// The measurement windows of this run.
@@ -582,6 +585,11 @@ pub fn summarize(
         flows,
         links,
         aggregate,
+        workloads: result
+            .workloads
+            .iter()
+            .map(|w| crate::metrics::fct::workload_summary(scenario, w))
+            .collect(),
     }
 }
 
