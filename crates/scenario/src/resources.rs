@@ -126,6 +126,27 @@ pub(crate) fn check_memory(scenario: &Scenario) -> Result<(), ScenarioError> {
     if estimate.bytes <= MEMORY_LIMIT_BYTES {
         return Ok(());
     }
+    // A workload near load 1 keeps ever more flows open: name its `load`.
+    if estimate.workload_slots.saturating_mul(BYTES_PER_FLOW) > estimate.bytes / 2 {
+        let first = scenario
+            .flows
+            .iter()
+            .position(|g| g.kind.workload().is_some())
+            .unwrap_or(0);
+        return Err(ScenarioError::Invalid {
+            file: scenario.source.clone(),
+            key: format!("flows.{first}.load"),
+            message: format!(
+                "the workloads would keep up to about {} flows open at once ({} B each), about {} \
+                 of memory, more than the limit of {}; lower `load` (open flows grow without \
+                 bound as it nears 1), stop arrivals earlier (`stop`) or shorten the run",
+                estimate.workload_slots,
+                BYTES_PER_FLOW,
+                gigabytes(estimate.bytes),
+                gigabytes(MEMORY_LIMIT_BYTES),
+            ),
+        });
+    }
     let largest = (0..scenario.flows.len())
         .max_by_key(|&i| (scenario.flows[i].count, std::cmp::Reverse(i)))
         .unwrap_or(0);
