@@ -392,4 +392,116 @@ mod tests {
         };
         assert!((cdf.mean_bytes() - 180.0).abs() < 1e-9);
     }
+
+    fn workload_of(text: &str, table: usize) -> crate::traffic::WorkloadConfig {
+        let scenario = crate::from_str("w.toml", text, &[]).expect("valid");
+        scenario.flows[table]
+            .kind
+            .workload()
+            .expect("a workload")
+            .clone()
+    }
+
+    #[test]
+    fn the_load_link_defaults_to_the_datas_bottleneck() {
+        // Dumbbell, reverse direction: the reverse link's own 2 Mbit/s.
+        let w = workload_of(
+            r#"
+            [topology]
+            bottleneck = { rate = "10Mbps", delay = "10ms", reverse = { rate = "2Mbps" } }
+            [[flows]]
+            cc = "reno"
+            [[flows]]
+            kind = "workload"
+            cc = "reno"
+            direction = "reverse"
+            load = 0.5
+            sizes = { distribution = "fixed", mean = "1000B" }
+            "#,
+            1,
+        );
+        assert_eq!(
+            (w.load_link.as_str(), w.load_rate_bps),
+            ("bottleneck-reverse", 2_000_000)
+        );
+        // λ = 0.5 · 2·10⁶ / (8 · 1000) = 125 flows/s.
+        assert!((w.arrivals_per_second() - 125.0).abs() < 1e-9);
+        // Parking lot route 1 → 3 crosses hop2 (50 Mbit/s) and hop3 (20 Mbit/s): hop3.
+        let w = workload_of(
+            r#"
+            [topology]
+            kind = "parking-lot"
+            hops = 3
+            link = { rate = "100Mbps", delay = "5ms" }
+            hop2 = { rate = "50Mbps" }
+            hop3 = { rate = "20Mbps" }
+            [[flows]]
+            cc = "reno"
+            [[flows]]
+            kind = "workload"
+            cc = "reno"
+            route = { from = 1, to = 3 }
+            load = 0.25
+            sizes = { distribution = "exponential", mean = "10KB" }
+            "#,
+            1,
+        );
+        assert_eq!(
+            (w.load_link.as_str(), w.load_rate_bps),
+            ("hop3", 20_000_000)
+        );
+    }
+
+    #[test]
+    fn estimates_count_arrivals_and_slots() {
+        // λ = 0.5 · 10⁷ / (8 · 10⁴) = 62.5/s over [2 s, 10 s): 500 expected arrivals, so 500
+        // flows.csv rows; slots 10 · 0.5/0.5 + 100 = 110, each BYTES_PER_FLOW.
+        let scenario = crate::from_str(
+            "w.toml",
+            r#"
+            duration = "20s"
+            [topology]
+            bottleneck = { rate = "10Mbps", delay = "10ms" }
+            [[flows]]
+            cc = "reno"
+            size = "1KB"
+            [[flows]]
+            kind = "workload"
+            cc = "reno"
+            start = "2s"
+            stop = "10s"
+            load = 0.5
+            sizes = { distribution = "fixed", mean = "10KB" }
+            "#,
+            &[],
+        )
+        .expect("valid");
+        assert_eq!(scenario.flow_count(), 1);
+        assert_eq!(scenario.expected_arrivals(), 500);
+        assert_eq!(scenario.output_estimate().flows_csv_rows, 500);
+        assert_eq!(scenario.memory_estimate().workload_slots, 110);
+    }
+
+    #[test]
+    fn the_shipped_web_search_cdf_has_the_published_mean() {
+        // Per segment (probability × midpoint) of DCTCP's web-search table: 0.15 · 5 000 +
+        // 0.05 · 15 000 + 0.1 · 25 000 + 0.1 · 40 000 + 0.13 · 65 000 + 0.07 · 140 000 +
+        // 0.1 · 600 000 + 0.1 · 1.5 M + 0.1 · 3.5 M + 0.07 · 7.5 M + 0.03 · 20 M
+        // = 1 711 250 bytes.
+        let text = std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../../examples/workloads/web-search.cdf"),
+        )
+        .expect("the example CDF is in the repository");
+        let cdf = crate::traffic::EmpiricalCdf {
+            file: "web-search.cdf".into(),
+            points: parse_cdf(&text).expect("valid"),
+        };
+        assert_eq!(cdf.points.len(), 12);
+        assert!(
+            (cdf.mean_bytes() - 1_711_250.0).abs() < 1e-6,
+            "{}",
+            cdf.mean_bytes()
+        );
+    }
 }
