@@ -139,6 +139,37 @@ pub fn workload_summary(scenario: &Scenario, w: &WorkloadResult) -> WorkloadSumm
     }
 }
 
+/// The lines of the printed run summary for workload `w`: its counts and loads, then per
+/// non-empty bucket the median and p99 slowdown.
+pub fn write_workload_lines(out: &mut String, w: &WorkloadSummary) {
+    use std::fmt::Write;
+    let load = |x: Option<f64>| x.map_or("-".to_string(), |x| format!("{x:.3}"));
+    let _ = writeln!(
+        out,
+        "workload (flows.{}, {}): {} arrivals, {} finished, {} unfinished; load offered {}, achieved {} of {}; {} slots",
+        w.group,
+        w.cc,
+        w.arrivals,
+        w.finished,
+        w.unfinished,
+        load(w.offered_load),
+        load(w.achieved_load),
+        w.load_link,
+        w.slots
+    );
+    for b in w.buckets.iter().filter(|b| b.count > 0) {
+        let _ = writeln!(
+            out,
+            "  {:<14} {:>7} flows, slowdown median {:>8.2} p99 {:>8.2}, FCT median {:.4} s",
+            b.bucket,
+            b.count,
+            b.slowdown_median.unwrap_or(f64::NAN),
+            b.slowdown_p99.unwrap_or(f64::NAN),
+            b.fct_median_s.unwrap_or(f64::NAN),
+        );
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
