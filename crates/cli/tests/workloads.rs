@@ -149,6 +149,12 @@ fn bad_workload_input_exits_2_with_one_line_naming_the_key() {
             "no link `hop9`",
         ),
         (
+            "stop-before-start",
+            scenario(&format!("load = 0.5\nstart = \"2s\"\nstop = \"1s\"\n{sizes}")),
+            "flows.1.stop",
+            "not after `start`",
+        ),
+        (
             "cdf-line",
             scenario("load = 0.5\nsizes = { cdf = \"cdfs/bad.cdf\" }"),
             "flows.1.sizes.cdf",

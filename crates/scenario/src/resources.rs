@@ -46,19 +46,30 @@ pub struct MemoryEstimate {
     pub bytes: u64,
 }
 
-/// Slots a workload needs at most, estimated before the run. Short flows sharing a link
-/// behave roughly like an M/G/1 processor-sharing queue, whose mean number of flows in
-/// service is ρ / (1 − ρ) whatever the size distribution (Kleinrock, *Queueing Systems*
-/// vol. 2, 1976, §4.4); a slot is held a little longer than its flow (until its last packet
-/// has left the network). Ten times that mean plus 100 covers the peaks of a long run; it
-/// never exceeds the expected arrivals, which bound it at loads near 1.
-pub fn workload_slots(load: f64, expected_arrivals: f64) -> u64 {
-    let mean_open = if load < 1.0 {
+/// Slots a workload needs at most, estimated before the run, from its load ρ, arrival rate
+/// λ (flows/s), the base RTT and the mean time to serialize a flow at the load link, and
+/// its expected arrivals. Two regimes bound the flows open at once: short flows live a few
+/// RTTs whatever the load (slow start), λ · (4 RTT + E[size] / rate) on average (Little's
+/// law, as in an M/G/∞ queue); and flows sharing a link like an M/G/1 processor-sharing
+/// queue number ρ / (1 − ρ) on average whatever the size distribution (Kleinrock,
+/// *Queueing Systems* vol. 2, 1976, §4.4). Twice their sum plus 100 covers the peaks of a
+/// long run (a slot is also held until its last packets have left the network); it never
+/// exceeds the expected arrivals, which bound it at loads near 1.
+pub fn workload_slots(
+    load: f64,
+    arrivals_per_second: f64,
+    base_rtt_s: f64,
+    mean_serialization_s: f64,
+    expected_arrivals: f64,
+) -> u64 {
+    let processor_sharing = if load < 1.0 {
         load / (1.0 - load)
     } else {
         f64::INFINITY
     };
-    (10.0 * mean_open + 100.0)
+    let lifetimes = arrivals_per_second * (4.0 * base_rtt_s + mean_serialization_s);
+    (2.0 * (lifetimes + processor_sharing) + 100.0)
+        .ceil()
         .min(expected_arrivals.ceil())
         .max(1.0) as u64
 }
@@ -95,7 +106,15 @@ impl Scenario {
                 let w = g.kind.workload()?;
                 let until = w.stop.map_or(end_time, |s| s.min(end_time));
                 let span = until.saturating_since(g.start).as_secs_f64();
-                Some(workload_slots(w.load, w.arrivals_per_second() * span) as u128)
+                let lambda = w.arrivals_per_second();
+                let serialization_s = w.sizes.mean_bytes() * 8.0 / w.load_rate_bps as f64;
+                Some(workload_slots(
+                    w.load,
+                    lambda,
+                    self.base_rtt().as_secs_f64(),
+                    serialization_s,
+                    lambda * span,
+                ) as u128)
             })
             .sum();
         let bytes = (flows + workload_slots) * BYTES_PER_FLOW as u128

@@ -72,6 +72,19 @@ pub(super) fn workload(
         }
     };
     let stop = section.duration("stop")?.map(|d| SimTime::ZERO + d);
+    let start = SimTime::ZERO + section.duration_or("start", "0s")?;
+    if let Some(stop) = stop
+        && stop <= start
+    {
+        return Err(section.invalid(
+            "stop",
+            &format!(
+                "{} is not after `start` ({}): no flow would arrive",
+                stop - SimTime::ZERO,
+                start - SimTime::ZERO
+            ),
+        ));
+    }
     Ok(WorkloadConfig {
         load,
         load_link,
@@ -455,7 +468,9 @@ mod tests {
     #[test]
     fn estimates_count_arrivals_and_slots() {
         // λ = 0.5 · 10⁷ / (8 · 10⁴) = 62.5/s over [2 s, 10 s): 500 expected arrivals, so 500
-        // flows.csv rows; slots 10 · 0.5/0.5 + 100 = 110, each BYTES_PER_FLOW.
+        // flows.csv rows. Slots: base RTT 2 · 10 ms (access delay 0), a mean flow takes
+        // 8 · 10⁴ / 10⁷ = 8 ms at the link: λ · (4 · 0.02 + 0.008) = 5.5, plus
+        // ρ / (1 − ρ) = 1; 2 · 6.5 + 100 = 113.
         let scenario = crate::from_str(
             "w.toml",
             r#"
@@ -479,7 +494,7 @@ mod tests {
         assert_eq!(scenario.flow_count(), 1);
         assert_eq!(scenario.expected_arrivals(), 500);
         assert_eq!(scenario.output_estimate().flows_csv_rows, 500);
-        assert_eq!(scenario.memory_estimate().workload_slots, 110);
+        assert_eq!(scenario.memory_estimate().workload_slots, 113);
     }
 
     #[test]
