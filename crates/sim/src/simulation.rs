@@ -379,6 +379,7 @@ impl Simulation {
         }
         self.conservation.consumed += 1;
         flow.in_transit -= 1;
+        let workload = flow.incarnation.is_some();
         let id = packet.flow;
         if flow.traced {
             let kind = match packet.kind {
@@ -409,7 +410,7 @@ impl Simulation {
                 self.after_sender(id);
             }
         }
-        if self.flows[id as usize].incarnation.is_some() {
+        if workload {
             self.on_workload_packet_gone(id);
         }
     }
