@@ -326,8 +326,12 @@ impl Simulation {
         for event in self.packet_log.drain(..) {
             sink.packet_event(&event, drop_location(&self.links, &self.roles, event.link));
         }
+        // Workload slots' events stay out of events.csv: their ids are slots, not flows.
+        let first_slot = self.workloads.first_slot;
         for event in self.event_log.drain(..) {
-            sink.flow_event(&event);
+            if event.flow < first_slot {
+                sink.flow_event(&event);
+            }
         }
         if !self.workloads.log.is_empty() {
             self.workloads.flush_log(sink);

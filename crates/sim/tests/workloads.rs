@@ -137,6 +137,7 @@ sizes = { distribution = "fixed", mean = "10000B" }"#,
     // Workload slots are no flows of the result (nor of the time series).
     assert_eq!(result.flows.len(), 1);
     assert!(sink.flows.iter().all(|s| s.flow == 0));
+    assert!(sink.events.iter().all(|e| e.flow == 0));
 }
 
 #[test]
