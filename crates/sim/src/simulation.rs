@@ -387,9 +387,8 @@ impl Simulation {
             return;
         }
         self.conservation.consumed += 1;
-        let watched = flow.watched;
         let id = packet.flow;
-        if watched {
+        if flow.watched {
             self.watch_arrival(&packet);
         }
         let flow = &mut self.flows[id as usize];
@@ -414,7 +413,9 @@ impl Simulation {
                 self.after_sender(id);
             }
         }
-        if watched {
+        // Set by `watch_arrival` for a workload slot: a field of the simulation, so that the
+        // common path keeps no flag alive across the endpoint's processing.
+        if let Some(id) = self.workloads.arrived.take() {
             self.on_workload_packet_gone(id);
         }
     }
@@ -427,6 +428,7 @@ impl Simulation {
         let flow = &mut self.flows[packet.flow as usize];
         if flow.incarnation.is_some() {
             flow.in_transit -= 1;
+            self.workloads.arrived = Some(packet.flow);
         }
         if flow.traced {
             let kind = match packet.kind {

@@ -166,6 +166,9 @@ pub(crate) struct Workloads {
     pub(crate) first_slot: u32,
     /// The scenario, to build new slots' access links from (only when there are workloads).
     scenario: Option<Box<Scenario>>,
+    /// A workload slot whose packet is reaching its endpoint now: checked for completion
+    /// once the endpoint has handled it (`Simulation::forward`).
+    pub(crate) arrived: Option<u32>,
 }
 
 impl Workloads {
@@ -183,6 +186,7 @@ impl Workloads {
             log: Vec::new(),
             first_slot,
             scenario: None,
+            arrived: None,
         };
         if scenario.flows.iter().all(|g| g.kind.workload().is_none()) {
             return workloads;
