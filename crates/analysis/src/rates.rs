@@ -11,7 +11,7 @@ use std::path::Path;
 
 use cclab_cc::{SimDuration, SimTime};
 use cclab_scenario::Scenario;
-use cclab_sim::{FlowSample, LinkSample, TraceSink};
+use cclab_sim::{FlowSample, LinkSample, TraceSink, UdpSample};
 
 use crate::metrics::{RateBin, rate_bps};
 use crate::output::write_atomic_with;
@@ -150,31 +150,44 @@ impl RateSeries {
     }
 }
 
-impl TraceSink for RateSeries {
-    fn flow_sample(&mut self, s: &FlowSample) {
-        if !s.time.as_nanos().is_multiple_of(self.width.as_nanos()) {
+impl RateSeries {
+    /// Flow `flow`'s cumulative delivered and sent payload bytes at tick `time`.
+    fn record(&mut self, time: SimTime, flow: u32, delivered_bytes: u64, bytes_sent: u64) {
+        if !time.as_nanos().is_multiple_of(self.width.as_nanos()) {
             return;
         }
-        let id = s.flow as usize;
+        let id = flow as usize;
         let (Some(anchor), Some(flow)) = (self.anchors.get_mut(id), self.flows.get_mut(id)) else {
             return;
         };
         if let Some((from, delivered, sent)) = *anchor {
-            if s.time <= from {
+            if time <= from {
                 return;
             }
             // Boundaries are ticks, so bins come back to back, each one width long.
-            debug_assert_eq!(s.time - from, self.width);
+            debug_assert_eq!(time - from, self.width);
             if flow.goodput_bps.is_empty() {
                 flow.first = from;
             }
-            let seconds = (s.time - from).as_secs_f64();
+            let seconds = (time - from).as_secs_f64();
             flow.goodput_bps
-                .push(rate_bps(s.delivered_bytes - delivered, seconds));
+                .push(rate_bps(delivered_bytes - delivered, seconds));
             flow.throughput_bps
-                .push(rate_bps(s.bytes_sent - sent, seconds));
+                .push(rate_bps(bytes_sent - sent, seconds));
         }
-        *anchor = Some((s.time, s.delivered_bytes, s.bytes_sent));
+        *anchor = Some((time, delivered_bytes, bytes_sent));
+    }
+}
+
+impl TraceSink for RateSeries {
+    fn flow_sample(&mut self, s: &FlowSample) {
+        self.record(s.time, s.flow, s.delivered_bytes, s.bytes_sent);
+    }
+
+    /// A UDP flow's rates come from its sink's and source's counters, as a TCP flow's from
+    /// its receiver's and sender's: in the same bins, files and figures.
+    fn udp_sample(&mut self, s: &UdpSample) {
+        self.record(s.time, s.flow, s.delivered_bytes, s.bytes_sent);
     }
 
     fn link_sample(&mut self, _: &LinkSample<'_>) {}

@@ -13,7 +13,7 @@ use std::borrow::Borrow;
 use std::collections::BTreeMap;
 
 use cclab_cc::{SimDuration, SimTime};
-use cclab_scenario::Scenario;
+use cclab_scenario::{FlowKind, Scenario};
 use cclab_sim::{FlowResult, Histogram, LinkResult, RunResult};
 use serde::Serialize;
 
@@ -59,6 +59,8 @@ pub struct FlowSummary {
     pub id: u32,
     /// Index of the `[[flows]]` table the flow came from.
     pub group: u32,
+    /// `"tcp"` or `"udp"` (`[[flows]] kind`). A UDP flow's `cc` is `"udp"`.
+    pub kind: String,
     pub cc: String,
     pub start_s: f64,
     /// Application bytes of a finite transfer, null for unlimited.
@@ -106,6 +108,22 @@ pub struct FlowSummary {
     /// The fair share convergence is judged against (payload bit/s) and the time taken.
     pub fair_share_bps: f64,
     pub convergence_time_s: Option<f64>,
+    /// UDP flows only (absent for TCP flows).
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub udp: Option<UdpFlowSummary>,
+}
+
+/// What a UDP flow's sink measured. Its RTT fields are 0 (it takes no RTT samples; `kind`
+/// says why), its `bytes_acked` is the payload delivered.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct UdpFlowSummary {
+    /// Mean and minimum one-way delay (send to arrival) of the delivered packets; null if
+    /// none arrived.
+    pub mean_one_way_delay_ms: Option<f64>,
+    pub min_one_way_delay_ms: Option<f64>,
+    /// Packets dropped on the path / packets sent (those still in flight at the end count as
+    /// neither); null if none was sent.
+    pub loss_rate: Option<f64>,
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]
@@ -264,12 +282,22 @@ fn convergence_horizons<F: Borrow<FlowResult>>(flows: &[F], end: SimTime) -> Vec
 /// fairness is the equal split of each link, rate × payload fraction / flows active on it;
 /// that closed form is used as written (the same arithmetic as before topologies, so old
 /// results stay bit for bit), and only the flows on the same link make its horizon.
+///
+/// UDP flows are not competitors: each takes its mean offered rate (wire bit/s) off every
+/// link it crosses from its start on, and TCP flows share what is left, so a TCP flow next
+/// to a CBR source of rate R on a link of rate C has (C − R)/n. A UDP flow's own "share" is
+/// its offered payload rate.
 fn fair_shares(scenario: &Scenario, result: &RunResult) -> Vec<(f64, SimTime)> {
     let end = SimTime::ZERO + result.duration;
     let flows = &result.flows;
     let payload_share = |f: &FlowResult| {
         let group = &scenario.flows[f.group as usize];
         group.mss as f64 / (group.mss + group.header_bytes) as f64
+    };
+    // A UDP flow's mean offered wire rate; `None` for TCP flows.
+    let udp_rate = |f: &FlowResult| match &scenario.flows[f.group as usize].kind {
+        FlowKind::Udp(config) if f.udp.is_some() => Some(config.mean_rate_bps()),
+        _ => None,
     };
     let routes = &result.data_routes;
     let mut out = vec![(0.0, end); flows.len()];
@@ -281,9 +309,25 @@ fn fair_shares(scenario: &Scenario, result: &RunResult) -> Vec<(f64, SimTime)> {
         for (link, members) in on_link.iter().enumerate() {
             let subset: Vec<&FlowResult> = members.iter().map(|&i| &flows[i]).collect();
             let rate_bps = result.links[link].rate_bps;
+            let udp: Vec<(SimTime, f64)> = subset
+                .iter()
+                .filter_map(|f| udp_rate(f).map(|r| (f.start, r)))
+                .collect();
             for (&i, (horizon, active)) in members.iter().zip(convergence_horizons(&subset, end)) {
+                let f = &flows[i];
+                if let Some(rate) = udp_rate(f) {
+                    out[i] = (rate * payload_share(f), horizon);
+                    continue;
+                }
+                // The UDP sources running by this flow's start: they count among the
+                // active flows (they never finish) but take their rate, not a share.
+                let (running, load) = udp
+                    .iter()
+                    .filter(|(start, _)| *start <= f.start)
+                    .fold((0, 0.0), |(n, load), (_, rate)| (n + 1, load + rate));
+                let capacity = (rate_bps as f64 - load).max(0.0);
                 out[i] = (
-                    rate_bps as f64 * payload_share(&flows[i]) / active as f64,
+                    capacity * payload_share(f) / (active - running).max(1) as f64,
                     horizon,
                 );
             }
@@ -319,21 +363,38 @@ fn fair_shares(scenario: &Scenario, result: &RunResult) -> Vec<(f64, SimTime)> {
         .collect();
     finishes.sort_unstable();
     let mut counts = vec![0u64; class_routes.len()];
+    // Per link: the mean rate of the UDP flows started so far, and the capacity they leave.
+    let mut udp_load = vec![0.0; capacities.len()];
+    let mut available = capacities.clone();
     let (mut started, mut finished) = (0, 0);
     let mut k = 0;
     while k < by_start.len() {
         let s = flows[by_start[k]].start;
         while started < by_start.len() && flows[by_start[started]].start <= s {
-            counts[class_of[by_start[started]]] += 1;
+            let j = by_start[started];
+            match udp_rate(&flows[j]) {
+                Some(rate) => {
+                    for &l in &class_routes[class_of[j]] {
+                        udp_load[l] += rate;
+                        available[l] = (capacities[l] - udp_load[l]).max(0.0);
+                    }
+                }
+                None => counts[class_of[j]] += 1,
+            }
             started += 1;
         }
         while finished < finishes.len() && finishes[finished].0 <= s {
             counts[class_of[finishes[finished].1]] -= 1;
             finished += 1;
         }
-        let shares = max_min_class_shares(&capacities, &class_routes, &counts);
+        let shares = max_min_class_shares(&available, &class_routes, &counts);
         while k < by_start.len() && flows[by_start[k]].start == s {
             let i = by_start[k];
+            if let Some(rate) = udp_rate(&flows[i]) {
+                out[i] = (rate * payload_share(&flows[i]), horizons[i].0);
+                k += 1;
+                continue;
+            }
             // A flow that crosses no reported link (or was done at its start) meets no
             // constraint here; 0 stands for "no fair share" rather than an infinity JSON
             // cannot carry.
@@ -388,6 +449,7 @@ fn flow_summary(
     FlowSummary {
         id: f.id,
         group: f.group,
+        kind: if f.udp.is_some() { "udp" } else { "tcp" }.to_string(),
         cc: f.cc.to_string(),
         start_s: f.start.as_secs_f64(),
         size_bytes: f.size,
@@ -427,6 +489,11 @@ fn flow_summary(
         stability_cv,
         fair_share_bps,
         convergence_time_s,
+        udp: f.udp.as_ref().map(|u| UdpFlowSummary {
+            mean_one_way_delay_ms: u.mean_one_way_delay.map(|d| d.as_millis_f64()),
+            min_one_way_delay_ms: u.min_one_way_delay.map(|d| d.as_millis_f64()),
+            loss_rate: ratio(f.drops as f64, f.packets_sent as f64),
+        }),
     }
 }
 
@@ -487,8 +554,12 @@ fn aggregate(
 ) -> Aggregate {
     let duration_s = result.duration.as_secs_f64();
     let window_s = seconds(result.window_start, SimTime::ZERO + result.duration);
-    let goodputs: Vec<f64> = flows.iter().map(|f| f.goodput_bps).collect();
-    let steady_goodputs: Vec<f64> = flows.iter().filter_map(|f| f.goodput_steady_bps).collect();
+    // Fairness, stability and convergence are about the responsive flows competing: an
+    // unresponsive UDP source is not a TCP competitor (its rate is set, not shared), so it
+    // counts only through the capacity it leaves (`fair_shares`).
+    let tcp = || flows.iter().filter(|f| f.udp.is_none());
+    let goodputs: Vec<f64> = tcp().map(|f| f.goodput_bps).collect();
+    let steady_goodputs: Vec<f64> = tcp().filter_map(|f| f.goodput_steady_bps).collect();
     let sum = |pick: fn(&FlowResult) -> u64| result.flows.iter().map(pick).sum::<u64>();
     let window_delivered: u64 = result
         .flows
@@ -516,7 +587,7 @@ fn aggregate(
         .map(|l| l.utilization_steady)
         .collect::<Option<Vec<f64>>>()
         .and_then(mean);
-    let cvs: Vec<f64> = flows.iter().filter_map(|f| f.stability_cv).collect();
+    let cvs: Vec<f64> = tcp().filter_map(|f| f.stability_cv).collect();
     Aggregate {
         jain_index: jain_index(&goodputs),
         total_goodput_bps: rate_bps(sum(|f| f.delivered_bytes), duration_s),
@@ -538,8 +609,7 @@ fn aggregate(
         drops: sum(|f| f.drops),
         timeouts: sum(|f| f.timeouts),
         stability_cv: (!cvs.is_empty()).then(|| cvs.iter().sum::<f64>() / cvs.len() as f64),
-        convergence_time_s: flows
-            .iter()
+        convergence_time_s: tcp()
             .map(|f| f.convergence_time_s)
             .collect::<Option<Vec<f64>>>()
             .and_then(|times| times.into_iter().reduce(f64::max)),
@@ -651,6 +721,7 @@ rate_interval = "1s"
                 payload_bytes_sent: at_2s,
                 ..FlowCounters::default()
             },
+            udp: None,
         }
     }
 
@@ -860,6 +931,67 @@ rate_interval = "1s"
         }
         // Flow 0's share holds until the set changes: flow 1 completes at 3 s.
         assert_eq!(shares[0].1, at(3.0));
+    }
+
+    /// A UDP flow's result as the simulator reports it (only `udp` marks it).
+    fn udp_flow(id: u32, group: u32, start: f64, delivered: u64) -> FlowResult {
+        FlowResult {
+            cc: "udp",
+            udp: Some(cclab_sim::UdpResult {
+                packets_delivered: delivered / 1472,
+                mean_one_way_delay: Some(SimDuration::from_millis(20)),
+                min_one_way_delay: Some(SimDuration::from_millis(10)),
+            }),
+            ..flow(id, group, start, delivered, 0)
+        }
+    }
+
+    #[test]
+    fn udp_flows_take_their_rate_off_the_link_and_are_no_tcp_competitors() {
+        // 10 Mbit/s dumbbell, two Reno flows from 0 s and a 3 Mbit/s CBR source from 4 s. By
+        // hand: each Reno flow's share at its start is 10/2 = 5 Mbit/s, until the UDP source
+        // starts at 4 s (the horizon). A third Reno flow starting at 6 s shares what the UDP
+        // source leaves, (10 − 3)/3 = 2.333 Mbit/s; wire shares × 1448/1500. The UDP flow's
+        // own share is its offered payload rate, 3 × 1472/1500.
+        let s = scenario(
+            "[[flows]]\ncc = \"reno\"\ncount = 2\n[[flows]]\nkind = \"udp\"\nrate = \"3Mbps\"\n\
+             start = \"4s\"\n[[flows]]\ncc = \"reno\"\nstart = \"6s\"\n",
+        );
+        let r = result(vec![
+            flow(0, 0, 0.0, 4_000_000, 0),
+            flow(1, 0, 0.0, 4_000_000, 0),
+            udp_flow(2, 1, 4.0, 2_000_000),
+            flow(3, 2, 6.0, 1_000_000, 0),
+        ]);
+        let shares = fair_shares(&s, &r);
+        let tcp = 1448.0 / 1500.0;
+        for (i, want) in [
+            (0, 5e6 * tcp),
+            (1, 5e6 * tcp),
+            (2, 3e6 * 1472.0 / 1500.0),
+            (3, 7e6 / 3.0 * tcp),
+        ] {
+            assert!((shares[i].0 - want).abs() < 1e-6, "flow {i}: {shares:?}");
+        }
+        assert_eq!(shares[0].1, at(4.0));
+        // Jain's index is over the TCP flows' goodput only: 4, 4 and 1 MB over their active
+        // times of 10, 10 and 4 s = 3.2, 3.2 and 2 Mbit/s: (8.4)² / (3 · (3.2² · 2 + 2²)) =
+        // 70.56 / 73.44. With the UDP flow's 2.667 Mbit/s it would be lower still.
+        let summary = summarize(&s, &r, &no_rates(&s), 0.0);
+        let jain = 8.4f64.powi(2) / (3.0 * (2.0 * 3.2f64.powi(2) + 2.0f64.powi(2)));
+        assert!(
+            (summary.aggregate.jain_index - jain).abs() < 1e-9,
+            "{}",
+            summary.aggregate.jain_index
+        );
+        assert_eq!(summary.flows[2].kind, "udp");
+        assert_eq!(summary.flows[0].kind, "tcp");
+        let udp = summary.flows[2]
+            .udp
+            .as_ref()
+            .expect("UDP fields on the UDP flow");
+        assert_eq!(udp.mean_one_way_delay_ms, Some(20.0));
+        assert!(summary.flows[0].udp.is_none());
     }
 
     #[test]

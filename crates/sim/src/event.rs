@@ -28,6 +28,10 @@ pub enum Event {
     SendTimer(u32),
     /// A flow's delayed-ACK timer at the receiver.
     DelayedAckTimer(u32),
+    /// A UDP flow's next packet is due (one event per packet).
+    UdpSend(u32),
+    /// A period of a TCP flow's on/off application ends.
+    OnOffToggle(u32),
     /// Record time-series samples.
     Sample,
     /// The steady-state measurement window opens: snapshot the counters.
@@ -68,6 +72,7 @@ pub struct EventQueue {
 }
 
 impl EventQueue {
+    #[inline]
     pub fn schedule(&mut self, time: SimTime, event: Event) {
         self.heap.push(Entry {
             time,
@@ -77,10 +82,12 @@ impl EventQueue {
         self.inserted += 1;
     }
 
+    #[inline]
     pub fn pop(&mut self) -> Option<(SimTime, Event)> {
         self.heap.pop().map(|e| (e.time, e.event))
     }
 
+    #[inline]
     pub fn peek_time(&self) -> Option<SimTime> {
         self.heap.peek().map(|e| e.time)
     }

@@ -26,5 +26,6 @@ pub use result::{
 pub use simulation::{SimError, Simulation};
 pub use trace::{
     FinishedFlow, FlowEvent, FlowEventKind, FlowSample, LinkSample, MemorySink, NullSink,
-    PacketEvent, PacketEventKind, Tee, TraceSink,
+    PacketEvent, PacketEventKind, Tee, TraceSink, UdpSample,
 };
+pub use traffic::udp::UdpResult;

@@ -88,7 +88,8 @@ pub struct Packet {
     pub seq: u64,
     pub sack: [SackBlock; MAX_SACK_BLOCKS],
     /// ACK: payload bytes the receiver got CE-marked so far (an accurate-ECN byte counter,
-    /// as RFC 9768's AccECN option carries); 0 on data packets.
+    /// as RFC 9768's AccECN option carries); 0 on TCP data packets. A UDP packet's send time
+    /// in nanoseconds, for its sink's one-way delay.
     pub ce_bytes: u64,
     /// XCP's congestion header (data) or its echo (ACK); absent for other controllers.
     pub xcp: XcpHeader,

@@ -5,6 +5,7 @@ use cclab_cc::{SimDuration, SimTime};
 
 use crate::histogram::Histogram;
 use crate::net::link::LinkStats;
+use crate::traffic::udp::UdpResult;
 pub use crate::traffic::workload::{BucketStats, WorkloadResult};
 
 /// A flow's monotone counters at one instant; the difference of two snapshots gives the
@@ -68,6 +69,8 @@ pub struct FlowResult {
     pub rtt: Histogram,
     /// The counters when the steady-state window opened (zero if the flow started later).
     pub at_window_start: FlowCounters,
+    /// `kind = "udp"`: what its sink measured; `None` for TCP flows.
+    pub udp: Option<UdpResult>,
 }
 
 impl FlowResult {

@@ -3,7 +3,7 @@
 //! endpoints and timers.
 
 use cclab_cc::{SimDuration, SimTime, UNLIMITED};
-use cclab_scenario::Scenario;
+use cclab_scenario::{FlowKind, Scenario};
 
 use crate::event::{Event, EventQueue, TimerAction, TimerSlot};
 use crate::net::link::{Admission, Link, LinkStats};
@@ -15,6 +15,8 @@ use crate::rng::Rng;
 use crate::tcp::receiver::Receiver;
 use crate::tcp::sender::Sender;
 use crate::trace::{FlowEvent, FlowSample, LinkSample, PacketEvent, PacketEventKind, TraceSink};
+use crate::traffic::on_off::OnOffApp;
+use crate::traffic::udp::UdpSource;
 use crate::traffic::workload::{Incarnation, Workloads};
 
 /// How often (in events) the progress callback is called.
@@ -49,6 +51,11 @@ pub(crate) struct Flow {
     /// Packet events go to the trace sink (`[output] trace_packets`).
     pub(crate) traced: bool,
     pub(crate) at_window_start: FlowCounters,
+    /// `kind = "udp"`: the source (and sink) that replace the idle TCP endpoints. Boxed, so
+    /// that a TCP flow pays one pointer.
+    pub(crate) udp: Option<Box<UdpSource>>,
+    /// `on_off`: the application that writes to the sender.
+    pub(crate) on_off: Option<Box<OnOffApp>>,
     /// Traced or a workload slot: its packets take the out-of-line [`Simulation::watch_emit`]
     /// and [`Simulation::watch_arrival`] (one flag, so the common flow pays one branch).
     pub(crate) watched: bool,
@@ -102,6 +109,9 @@ pub struct Simulation {
 }
 
 fn flow_counters(flow: &Flow) -> FlowCounters {
+    if let Some(udp) = &flow.udp {
+        return udp.counters(flow.data_drops);
+    }
     let stats = &flow.sender.stats;
     FlowCounters {
         delivered_bytes: flow.receiver.delivered(),
@@ -140,8 +150,10 @@ impl Simulation {
                     .unwrap_or(data_path[0]);
                 // The sender's NIC is its first link.
                 let nic_rate_bps = links[data_path[0] as usize].rate_bps();
+                // A UDP flow's sender stays idle: no TCP Small Queues to keep.
+                let nic = (!matches!(group.kind, FlowKind::Udp(_))).then_some(nic_rate_bps);
                 let (sender, receiver) =
-                    crate::tcp::connection::endpoints(group, id, group.size, nic_rate_bps);
+                    crate::tcp::connection::endpoints(group, id, group.size, nic);
                 // Start jitter (ns-2 users' way to make replicates differ): a uniform offset
                 // in [0, start_jitter) from the flow's own stream, drawn only when asked for
                 // so that runs without jitter stay byte-identical.
@@ -169,6 +181,23 @@ impl Simulation {
                     ack_drops: 0,
                     traced: traced.binary_search(&id).is_ok(),
                     at_window_start: FlowCounters::default(),
+                    // Each on its own stream, created only for flows that have one, so that
+                    // runs without them draw exactly as before.
+                    udp: match &group.kind {
+                        FlowKind::Udp(config) => Some(Box::new(UdpSource::new(
+                            id,
+                            config,
+                            Rng::for_component(scenario.seed, &format!("flow{id}-udp")),
+                        ))),
+                        _ => None,
+                    },
+                    on_off: group.on_off.as_ref().map(|config| {
+                        Box::new(OnOffApp::new(
+                            config,
+                            group.initial_window,
+                            Rng::for_component(scenario.seed, &format!("flow{id}-on-off")),
+                        ))
+                    }),
                     watched: traced.binary_search(&id).is_ok(),
                     in_transit: 0,
                     incarnation: None,
@@ -263,9 +292,19 @@ impl Simulation {
             Event::FlowStart(id) => {
                 let flow = &mut self.flows[id as usize];
                 flow.started = true;
+                if flow.udp.is_some() {
+                    self.udp_start(id);
+                    return Ok(());
+                }
+                if flow.on_off.is_some() {
+                    self.on_off_start(id);
+                }
+                let flow = &mut self.flows[id as usize];
                 flow.sender.start(self.now, &mut self.outbox);
                 self.after_sender(id);
             }
+            Event::UdpSend(id) => self.udp_send(id),
+            Event::OnOffToggle(id) => self.on_off_toggle(id),
             Event::RetransmissionTimer(id) => {
                 let flow = &mut self.flows[id as usize];
                 match flow.rto.on_event(self.now) {
@@ -393,6 +432,7 @@ impl Simulation {
         }
         let flow = &mut self.flows[id as usize];
         match packet.kind {
+            PacketKind::Data if flow.udp.is_some() => self.udp_receive(&packet),
             PacketKind::Data => {
                 let ack = flow.receiver.on_data(self.now, &packet);
                 let deadline = flow.receiver.delayed_ack_deadline();
@@ -459,7 +499,7 @@ impl Simulation {
     }
 
     /// A packet leaves its endpoint onto the first link of its path.
-    fn emit(&mut self, packet: Packet) {
+    pub(crate) fn emit(&mut self, packet: Packet) {
         self.conservation.created += 1;
         if self.flows[packet.flow as usize].watched {
             self.watch_emit(&packet);
@@ -572,6 +612,10 @@ impl Simulation {
             if !flow.started {
                 continue;
             }
+            if let Some(sample) = self.udp_sample(id) {
+                sink.udp_sample(&sample);
+                continue;
+            }
             let sender = &flow.sender;
             let cc = sender.cc();
             sink.flow_sample(&FlowSample {
@@ -631,6 +675,12 @@ impl Simulation {
             ));
         }
         for (id, flow) in self.flows.iter().enumerate() {
+            if let Some(udp) = &flow.udp {
+                if udp.stats.packets_delivered + flow.data_drops > udp.stats.packets_sent {
+                    return fail(format!("flow {id}: UDP sink got packets never sent"));
+                }
+                continue;
+            }
             let delivered = flow.receiver.delivered();
             if delivered > flow.sender.snd_nxt() {
                 return fail(format!("flow {id}: receiver has bytes never sent"));
@@ -687,6 +737,11 @@ impl Simulation {
             .into_iter()
             .enumerate()
             .map(|(id, mut flow)| {
+                if let Some(udp) = flow.udp.take() {
+                    let at_window_start = std::mem::take(&mut flow.at_window_start);
+                    let (group, start, drops) = (flow.group, flow.start, flow.data_drops);
+                    return udp.flow_result(id as u32, group, start, drops, at_window_start);
+                }
                 let rtt = std::mem::take(&mut flow.sender.stats.rtt_histogram);
                 let at_window_start = std::mem::take(&mut flow.at_window_start);
                 let stats = &flow.sender.stats;
@@ -717,6 +772,7 @@ impl Simulation {
                     ack_drops: flow.ack_drops,
                     rtt,
                     at_window_start,
+                    udp: None,
                 }
             })
             .collect();

@@ -29,6 +29,18 @@ pub struct FlowSample {
     pub mode: &'static str,
 }
 
+/// A UDP flow's counters at a sampling tick: it has no window, RTT or mode to sample, only
+/// what its rates are made of (`rates.csv`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct UdpSample {
+    pub time: SimTime,
+    pub flow: u32,
+    /// Payload bytes that reached the sink.
+    pub delivered_bytes: u64,
+    /// Payload bytes put on the wire.
+    pub bytes_sent: u64,
+}
+
 /// One link's queue at a sampling tick.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LinkSample<'a> {
@@ -112,6 +124,9 @@ pub enum FlowEventKind {
     /// CE marks started an RFC 3168 window reduction (the sender's response).
     EcnReductionStart,
     EcnReductionEnd,
+    /// An on/off application resumed after more than an RTO of silence: the window
+    /// restarts from RW = min(IW, cwnd) (RFC 5681 §4.1).
+    IdleRestart,
 }
 
 impl FlowEventKind {
@@ -125,6 +140,7 @@ impl FlowEventKind {
             FlowEventKind::TimeoutRecoveryEnd => "timeout_recovery_end",
             FlowEventKind::EcnReductionStart => "ecn_reduction_start",
             FlowEventKind::EcnReductionEnd => "ecn_reduction_end",
+            FlowEventKind::IdleRestart => "idle_restart",
         }
     }
 }
@@ -156,6 +172,8 @@ pub trait TraceSink {
     /// Every short flow of a workload that finished, in order of completion (handed over
     /// at sampling ticks and at the end).
     fn finished_flow(&mut self, _flow: &FinishedFlow) {}
+    /// A UDP flow's counters at a sampling tick (in place of [`TraceSink::flow_sample`]).
+    fn udp_sample(&mut self, _sample: &UdpSample) {}
 }
 
 /// Feeds every record to two sinks (files and the metrics collector, say).
@@ -182,6 +200,10 @@ impl<A: TraceSink + ?Sized, B: TraceSink + ?Sized> TraceSink for Tee<'_, A, B> {
         self.0.finished_flow(flow);
         self.1.finished_flow(flow);
     }
+    fn udp_sample(&mut self, sample: &UdpSample) {
+        self.0.udp_sample(sample);
+        self.1.udp_sample(sample);
+    }
 }
 
 /// Discards everything (benchmarks, tests that only need the summary).
@@ -200,6 +222,7 @@ pub struct MemorySink {
     pub packets: Vec<PacketEvent>,
     pub events: Vec<FlowEvent>,
     pub finished: Vec<FinishedFlow>,
+    pub udp: Vec<UdpSample>,
 }
 
 impl TraceSink for MemorySink {
@@ -223,5 +246,8 @@ impl TraceSink for MemorySink {
     }
     fn finished_flow(&mut self, flow: &FinishedFlow) {
         self.finished.push(*flow);
+    }
+    fn udp_sample(&mut self, sample: &UdpSample) {
+        self.udp.push(*sample);
     }
 }

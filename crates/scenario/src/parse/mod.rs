@@ -13,6 +13,8 @@ use crate::error::ScenarioError;
 use crate::link_kind::LinkKind;
 use crate::model::*;
 use crate::network::*;
+use crate::traffic::FlowKind;
+use crate::traffic::udp::UDP_HEADER_BYTES;
 use crate::units::{parse_bdp_multiple, parse_bytes, parse_rate};
 
 mod link_kind;
@@ -532,10 +534,17 @@ const FLOW_KEYS: &[&str] = &[
 const WORKLOAD_KEYS: &[&str] = &["load", "load_link", "sizes", "stop"];
 
 fn flow_group(section: &Section, topology: &Topology) -> Result<FlowGroup, ScenarioError> {
-    section.allow_only(FLOW_KEYS)?;
+    let is_udp = traffic::is_udp(section)?;
+    udp::check_keys(section, is_udp)?;
+    if !is_udp {
+        section.allow_only(FLOW_KEYS)?;
+    }
     let cc_name = match section.get("cc") {
         Some(Value::String(s)) => s,
         Some(_) => return Err(section.invalid("cc", "must be an algorithm name such as \"cubic\"")),
+        // A UDP flow has no controller: its group keeps the TCP fields' defaults, which
+        // nothing reads (the simulator gives it a UDP source instead of TCP endpoints).
+        None if is_udp => "reno",
         None => {
             return Err(section.invalid("cc", "missing; name an algorithm from `cclab algorithms`"));
         }
@@ -761,6 +770,12 @@ fn flow_group(section: &Section, topology: &Topology) -> Result<FlowGroup, Scena
         _ => (count, size),
     };
     let on_off = traffic::on_off(section)?;
+    // A UDP group's packet size as TCP's mss + headers, so that what reads a group's wire
+    // and payload sizes (packet_bytes, fair shares) sees its packets.
+    let (mss, header_bytes) = match &kind {
+        FlowKind::Udp(udp) => (udp.payload_bytes() as u64, UDP_HEADER_BYTES as u64),
+        _ => (mss, header_bytes),
+    };
     Ok(FlowGroup {
         kind,
         on_off,

@@ -34,6 +34,15 @@ pub(super) fn flow_kind(
     }
 }
 
+/// Whether the flow table has `kind = "udp"` (its keys are checked before they are read).
+pub(super) fn is_udp(section: &Section) -> Result<bool, ScenarioError> {
+    match section.get("kind") {
+        None => Ok(false),
+        Some(Value::String(s)) => Ok(s == "udp"),
+        Some(_) => Err(section.invalid("kind", &format!("must be a string: {KINDS}"))),
+    }
+}
+
 /// `on_off`, if given.
 pub(super) fn on_off(section: &Section) -> Result<Option<OnOff>, ScenarioError> {
     match section.get("on_off") {

@@ -10,12 +10,13 @@ use crate::tcp::receiver::{Receiver, ReceiverConfig};
 use crate::tcp::sender::{Sender, SenderConfig};
 
 /// Fresh endpoints of flow `id` of `group`, carrying `size` application bytes (`None`:
-/// unlimited), whose sender's NIC (its first link) runs at `nic_rate_bps`.
+/// unlimited), whose sender's NIC (its first link) runs at `nic_rate_bps` (`None`: the
+/// sender keeps no TCP Small Queues limit, as for a UDP flow's idle sender).
 pub fn endpoints(
     group: &FlowGroup,
     id: u32,
     size: Option<u64>,
-    nic_rate_bps: u64,
+    nic_rate_bps: Option<u64>,
 ) -> (Sender, Receiver) {
     let cc_config = CcConfig {
         mss: group.mss,
@@ -42,7 +43,7 @@ pub fn endpoints(
             min_rto: group.min_rto,
             pacing: group.pacing,
             ecn: group.ecn,
-            nic_rate_bps: Some(nic_rate_bps),
+            nic_rate_bps,
         },
         cc,
     );

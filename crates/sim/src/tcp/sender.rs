@@ -166,6 +166,15 @@ pub struct Sender {
     data_end: u64,
     /// The controller's mode label when last looked at, to see it change.
     mode: &'static str,
+    /// When the last data segment left.
+    last_send: SimTime,
+    /// RFC 5681 §4.1 restart after idle, if the application can go idle (an on/off
+    /// application): the initial window, which RW = min(IW, cwnd) is taken from.
+    restart_window: Option<u64>,
+    /// After an idle restart: the window in force is at most this, growing as slow start
+    /// does (by the bytes each ACK delivers) until it reaches the controller's cwnd;
+    /// `u64::MAX` otherwise (a plain `min` on the hot path, no branch).
+    restart_cap: u64,
     /// Flow events not yet collected by the simulator (rare; the buffer is reused).
     events: Vec<FlowEvent>,
     pub stats: SenderStats,
@@ -204,6 +213,9 @@ impl Sender {
                 .map(|rate| SmallQueues::new(rate, config.mss + config.header_bytes)),
             data_end,
             mode: "",
+            last_send: SimTime::ZERO,
+            restart_window: None,
+            restart_cap: u64::MAX,
             events: Vec::new(),
             stats: SenderStats::default(),
             config,
@@ -271,14 +283,15 @@ impl Sender {
 
     /// The congestion window in force now.
     pub fn window(&self) -> u64 {
-        match self.state {
+        let window = match self.state {
             LossState::Recovery { .. } | LossState::Cwr { .. }
                 if !self.cc.controls_recovery_window() =>
             {
                 self.recovery_cwnd
             }
             _ => self.cc.cwnd(),
-        }
+        };
+        window.min(self.restart_cap)
     }
 
     /// Pacing rate in bit/s of payload: the controller's, or Linux's default when pacing is
@@ -313,6 +326,59 @@ impl Sender {
         self.next_send_time = now;
         self.mode = "";
         self.check_mode(now, ModeCause::Start);
+        self.transmit(now, out);
+    }
+
+    /// The application's writes so far (an on/off application): the sender sends new data
+    /// up to byte `end` of the stream (and never past `size`) until the limit moves. Raising
+    /// it sends nothing by itself: call [`Sender::on_app_write`] (or [`Sender::start`]).
+    pub fn set_app_limit(&mut self, end: u64) {
+        debug_assert!(
+            end >= self.board.snd_nxt(),
+            "data already sent stays written"
+        );
+        self.data_end = end.min(self.config.size.unwrap_or(u64::MAX));
+    }
+
+    /// Apply RFC 5681 §4.1 when the application resumes after an idle period (Linux's
+    /// `net.ipv4.tcp_slow_start_after_idle`, on by default); `initial_window` is the IW that
+    /// the restart window RW = min(IW, cwnd) is taken from.
+    pub fn enable_idle_restart(&mut self, initial_window: u64) {
+        self.restart_window = Some(initial_window);
+    }
+
+    /// Slow start from the restart window back to the controller's cwnd: the cap grows by
+    /// the bytes an ACK delivered and goes away once it reaches cwnd.
+    #[cold]
+    #[inline(never)]
+    fn regrow_after_restart(&mut self, bytes_delivered: u64) {
+        let grown = self.restart_cap.saturating_add(bytes_delivered);
+        self.restart_cap = if grown < self.cc.cwnd() {
+            grown
+        } else {
+            u64::MAX
+        };
+    }
+
+    /// The application wrote more (after [`Sender::set_app_limit`]): send what the window
+    /// allows. RFC 5681 §4.1: "if the TCP has not sent data in an interval exceeding the
+    /// retransmission timeout", cwnd is at most RW = min(IW, cwnd) before transmission
+    /// begins; Linux's `tcp_cwnd_restart` checks the same (nothing outstanding, last send
+    /// more than an RTO ago). The controller is not told: the sender caps the window at RW
+    /// and lets the cap grow as slow start does until it reaches the controller's cwnd (so
+    /// a window below ssthresh regrows exactly as RFC 5681 §3.1's slow start would).
+    pub fn on_app_write(&mut self, now: SimTime, out: &mut Vec<Packet>) {
+        if let Some(initial_window) = self.restart_window
+            && self.board.outstanding() == 0
+            && self.stats.packets_sent > 0
+            && now.saturating_since(self.last_send) > self.rtt.rto()
+        {
+            let restart = initial_window.min(self.window());
+            if restart < self.cc.cwnd() {
+                self.restart_cap = restart;
+                self.record(now, FlowEventKind::IdleRestart, "", "", "");
+            }
+        }
         self.transmit(now, out);
     }
 
@@ -483,6 +549,14 @@ impl Sender {
                 self.cc.cwnd() < 2 * self.max_pipe_in_window
             } else {
                 self.cwnd_limited
+            };
+            // Regrowing after an idle restart: the controller's own window was not in
+            // force, so it must not grow; the cap grows instead (RFC 5681 §3.1 slow start).
+            let cwnd_limited = if self.restart_cap == u64::MAX {
+                cwnd_limited
+            } else {
+                self.regrow_after_restart(bytes_delivered);
+                false
             };
             self.cc.on_ack(&Ack {
                 now,
@@ -655,6 +729,8 @@ impl Sender {
     }
 
     fn congestion_event(&mut self, now: SimTime, flight: u64) {
+        // The controller reduces its own window now: it is in force again.
+        self.restart_cap = u64::MAX;
         self.cc.on_congestion_event(&CongestionEvent {
             now,
             bytes_in_flight: flight,
@@ -736,6 +812,7 @@ impl Sender {
             return;
         }
         self.stats.timeouts += 1;
+        self.restart_cap = u64::MAX;
         // RFC 6675 pipe rather than FlightSize: after long SACK recoveries FlightSize also
         // counts SACKed data that has left the network.
         let flight = self.board.pipe();
@@ -893,6 +970,7 @@ impl Sender {
             host.on_send(now, wire_bytes as u64);
         }
         self.stats.packets_sent += 1;
+        self.last_send = now;
         self.stats.payload_bytes_sent += len as u64;
         self.stats.wire_bytes_sent += wire_bytes as u64;
         // RFC 6298 §5.1: start the timer if it is not running.
@@ -1023,6 +1101,54 @@ mod tests {
 
     fn at(ms: u64) -> SimTime {
         SimTime::ZERO + SimDuration::from_millis(ms)
+    }
+
+    /// A sender that sent one 10-segment burst at 0, all acknowledged at 100 ms (one RTT
+    /// sample of 100 ms: RFC 6298 RTO = 100 + 4 × 50 = 300 ms), and has no more data.
+    fn idle_after_one_burst() -> Sender {
+        let mut s = sender(Recovery::Sack);
+        s.enable_idle_restart(10 * MSS);
+        s.set_app_limit(10 * MSS);
+        let mut out = Vec::new();
+        s.start(at(0), &mut out);
+        assert_eq!(out.len(), 10);
+        out.clear();
+        s.on_ack(at(100), &ack(10 * MSS, &[]), &mut out);
+        assert!(out.is_empty(), "nothing more was written");
+        assert_eq!(s.rtt().rto(), SimDuration::from_millis(300));
+        s
+    }
+
+    #[test]
+    fn idle_restart_starts_again_from_the_initial_window() {
+        // Slow start grew cwnd past the initial window on the burst's ACK.
+        let cwnd = idle_after_one_burst().cc().cwnd();
+        assert!(cwnd > 10 * MSS, "{cwnd}");
+        let resume = |idle_ms: u64| {
+            let mut s = idle_after_one_burst();
+            s.set_app_limit(s.snd_nxt() + 100 * MSS);
+            let mut out = Vec::new();
+            s.on_app_write(at(100 + idle_ms), &mut out);
+            (s, out.len() as u64)
+        };
+        // Idle 200 ms, under the RTO: the whole window goes out (RFC 5681 §4.1 applies only
+        // after "an interval exceeding the retransmission timeout").
+        assert_eq!(resume(200).1, cwnd / MSS);
+        // Idle 400 ms, over the RTO: RW = min(IW, cwnd) = 10 segments.
+        let (mut s, sent) = resume(400);
+        assert_eq!(sent, 10);
+        assert_eq!(s.window(), 10 * MSS);
+        // The controller's own window is untouched, and it regrows to it by slow start: the
+        // ACK of those 10 segments adds 10 segments to the restart window, which reaches the
+        // controller's cwnd (≤ 20 segments) and lifts the cap; the controller, whose window
+        // was not in force, did not grow.
+        assert_eq!(s.cc().cwnd(), cwnd);
+        let mut out = Vec::new();
+        let una = s.snd_una();
+        s.on_ack(at(600), &ack(una + 10 * MSS, &[]), &mut out);
+        assert!(cwnd <= 20 * MSS);
+        assert_eq!(s.window(), cwnd);
+        assert_eq!(s.cc().cwnd(), cwnd);
     }
 
     #[test]

@@ -304,7 +304,7 @@ impl Simulation {
         let nic_rate_bps =
             self.links[self.hops[flow.routes.data.start as usize] as usize].rate_bps();
         let (sender, receiver) =
-            crate::tcp::connection::endpoints(&w.config, id, Some(size), nic_rate_bps);
+            crate::tcp::connection::endpoints(&w.config, id, Some(size), Some(nic_rate_bps));
         flow.sender = sender;
         flow.receiver = receiver;
         flow.start = now;
@@ -374,7 +374,7 @@ impl Simulation {
         };
         w.slots.push(id);
         // Placeholder endpoints, replaced by the arrival that asked for the slot.
-        let (sender, receiver) = crate::tcp::connection::endpoints(&w.config, id, Some(1), 1);
+        let (sender, receiver) = crate::tcp::connection::endpoints(&w.config, id, Some(1), Some(1));
         self.flows.push(Flow {
             group: w.group,
             start: self.now,
@@ -393,6 +393,8 @@ impl Simulation {
             ack_drops: 0,
             traced: false,
             at_window_start: Default::default(),
+            udp: None,
+            on_off: None,
             watched: true,
             in_transit: 0,
             incarnation: None,
