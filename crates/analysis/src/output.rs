@@ -8,7 +8,9 @@ use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
 
-use cclab_sim::{FlowEvent, FlowSample, LinkSample, PacketEvent, PacketEventKind, TraceSink};
+use cclab_sim::{
+    FinishedFlow, FlowEvent, FlowSample, LinkSample, PacketEvent, PacketEventKind, TraceSink,
+};
 
 use crate::summary::Summary;
 
@@ -41,6 +43,20 @@ pub const EVENTS_COLUMNS: &[&str] = &[
     "ssthresh_bytes",
 ];
 
+/// `flows.csv`: one row per finished short flow of a workload, in order of completion.
+pub const FLOWS_COLUMNS: &[&str] = &[
+    "id",
+    "group",
+    "slot",
+    "size_bytes",
+    "start_s",
+    "fct_s",
+    "ideal_fct_s",
+    "slowdown",
+    "retransmissions",
+    "timeouts",
+];
+
 pub const QUEUE_COLUMNS: &[&str] = &[
     "time_s",
     "link",
@@ -58,6 +74,7 @@ pub const RUN_FILES: &[&str] = &[
     "rates.csv",
     "events.csv",
     "packets.csv",
+    "flows.csv",
 ];
 
 /// The folder of figures inside a run or sweep folder.
@@ -371,6 +388,8 @@ pub struct CsvSink {
     queue: PendingCsv,
     events: PendingCsv,
     packets: Option<PendingCsv>,
+    /// `flows.csv`, when the run has workloads.
+    flows: Option<PendingCsv>,
     error: Option<csv::Error>,
     /// Cell text, reused from row to row (see [`write_cells`]).
     cell: String,
@@ -403,6 +422,7 @@ impl CsvSink {
             queue: PendingCsv::create(dir.join("queue.csv"), QUEUE_COLUMNS)?,
             events: PendingCsv::create(dir.join("events.csv"), EVENTS_COLUMNS)?,
             packets: None,
+            flows: None,
             error: None,
             cell: String::new(),
         })
@@ -414,6 +434,12 @@ impl CsvSink {
             dir.join("packets.csv"),
             PACKETS_COLUMNS,
         )?);
+        Ok(self)
+    }
+
+    /// Also write `flows.csv` (the finished short flows of the workloads).
+    pub fn with_flows(mut self, dir: &Path) -> io::Result<Self> {
+        self.flows = Some(PendingCsv::create(dir.join("flows.csv"), FLOWS_COLUMNS)?);
         Ok(self)
     }
 
@@ -431,6 +457,9 @@ impl CsvSink {
         self.timeseries.commit()?;
         self.queue.commit()?;
         self.events.commit()?;
+        if let Some(flows) = self.flows {
+            flows.commit()?;
+        }
         match self.packets {
             Some(packets) => packets.commit(),
             None => Ok(()),
@@ -489,6 +518,29 @@ impl TraceSink for CsvSink {
                 Some(&e.detail),
                 Some(&e.cwnd_bytes),
                 e.ssthresh_bytes.as_ref().map(|v| v as _),
+            ],
+        );
+        self.keep(result);
+    }
+
+    fn finished_flow(&mut self, f: &FinishedFlow) {
+        let Some(flows) = &mut self.flows else {
+            return;
+        };
+        let result = write_cells(
+            &mut flows.writer,
+            &mut self.cell,
+            &[
+                Some(&f.id),
+                Some(&f.group),
+                Some(&f.slot),
+                Some(&f.size_bytes),
+                Some(&f.start.as_secs_f64()),
+                Some(&f.fct.as_secs_f64()),
+                Some(&f.ideal_fct.as_secs_f64()),
+                Some(&f.slowdown()),
+                Some(&f.retransmissions),
+                Some(&f.timeouts),
             ],
         );
         self.keep(result);

@@ -77,6 +77,9 @@ pub fn summary_table(summary: &Summary) -> String {
         mbps(summary.aggregate.total_goodput_bps),
         summary.aggregate.jain_index
     );
+    for w in &summary.workloads {
+        crate::metrics::fct::write_workload_lines(&mut out, w);
+    }
     out
 }
 

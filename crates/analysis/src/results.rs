@@ -74,6 +74,10 @@ pub fn summary_cells(summary: &Summary) -> Vec<(String, String)> {
     for section in ["aggregate", "links", "flows", "window", "duration_s", "run"] {
         flatten(section, &value[section], &mut out);
     }
+    // Only runs with workloads have them (`workloads.0.buckets.1.slowdown_p99`, ...).
+    if let Some(workloads) = value.get("workloads") {
+        flatten("workloads", workloads, &mut out);
+    }
     out
 }
 

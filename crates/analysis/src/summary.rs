@@ -37,6 +37,9 @@ pub struct Summary {
     pub links: Vec<LinkSummary>,
     pub aggregate: Aggregate,
     pub run: RunInfo,
+    /// Per short-flow workload (`kind = "workload"`); absent without workloads.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub workloads: Vec<crate::metrics::fct::WorkloadSummary>,
 }
 
 /// The measurement windows of this run.
@@ -652,6 +655,11 @@ pub fn summarize(
         flows,
         links,
         aggregate,
+        workloads: result
+            .workloads
+            .iter()
+            .map(|w| crate::metrics::fct::workload_summary(scenario, w))
+            .collect(),
     }
 }
 
@@ -744,6 +752,7 @@ rate_interval = "1s"
             events: 0,
             flows,
             data_routes,
+            workloads: Vec::new(),
             links: vec![LinkResult {
                 name: "bottleneck".into(),
                 rate_bps: 10_000_000,

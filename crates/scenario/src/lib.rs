@@ -26,7 +26,7 @@ pub use network::*;
 pub use overrides::{apply_override, parse_value, set_path};
 pub use parse::scenario_from_table;
 pub use sweep::{RunSpec, Sweep, load_sweep};
-pub use traffic::FlowKind;
+pub use traffic::{EmpiricalCdf, FlowKind, SizeDistribution, WorkloadConfig};
 
 /// Parse TOML text into a table, mapping syntax errors to line and column.
 pub fn parse_table(file: &str, text: &str) -> Result<toml::Table, ScenarioError> {
@@ -164,6 +164,13 @@ pub fn check_output_size(scenario: &Scenario) -> Result<OutputEstimate, Scenario
             ),
             "use wider rate bins (a longer output.rate_interval)",
         ),
+        "load" => (
+            format!(
+                "about {rows} short flows of the workloads (one flows.csv row each) in {}",
+                scenario.duration
+            ),
+            "lower a workload's `load`, stop its arrivals earlier (`stop`) or shorten the run",
+        ),
         _ => (
             format!(
                 "tracing every packet at {} bit/s for {}",
@@ -173,9 +180,20 @@ pub fn check_output_size(scenario: &Scenario) -> Result<OutputEstimate, Scenario
             "trace a shorter run",
         ),
     };
+    // flows.csv grows with a workload's arrivals: name its `load`.
+    let key = match key {
+        "load" => {
+            let first = scenario
+                .flows
+                .iter()
+                .position(|g| g.kind.workload().is_some());
+            format!("flows.{}.load", first.unwrap_or(0))
+        }
+        other => format!("output.{other}"),
+    };
     Err(ScenarioError::Invalid {
         file: scenario.source.clone(),
-        key: format!("output.{key}"),
+        key,
         message: format!(
             "{cause} would write about {} ({file}: {rows} rows), more than the {} limit; \
              {remedy}, or raise the limit with --max-output SIZE or output.max_size",

@@ -322,6 +322,9 @@ const PACKETS_ROW_BYTES: u64 = 45;
 const PACKETS_ROWS_PER_PACKET: u64 = 3;
 const SUMMARY_FLOW_BYTES: u64 = 2000;
 const SUMMARY_BASE_BYTES: u64 = 2000;
+/// flows.csv: one row per finished short flow of a workload, about 90 bytes (nine columns,
+/// times with up to 17 significant digits), rounded up.
+const FLOWS_ROW_BYTES: u64 = 120;
 
 /// Estimated rows and bytes of each output file of a run, from the scenario alone.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -335,6 +338,8 @@ pub struct OutputEstimate {
     /// Rows: packet events of the traced flows, if together they filled the bottleneck.
     pub packets_rows: u64,
     pub flows: u64,
+    /// Rows of flows.csv: the workloads' expected arrivals (one row per finished flow).
+    pub flows_csv_rows: u64,
 }
 
 impl OutputEstimate {
@@ -350,6 +355,9 @@ impl OutputEstimate {
     pub fn packets_bytes(&self) -> u64 {
         self.packets_rows.saturating_mul(PACKETS_ROW_BYTES)
     }
+    pub fn flows_csv_bytes(&self) -> u64 {
+        self.flows_csv_rows.saturating_mul(FLOWS_ROW_BYTES)
+    }
     pub fn summary_bytes(&self) -> u64 {
         self.flows
             .saturating_mul(SUMMARY_FLOW_BYTES)
@@ -363,6 +371,7 @@ impl OutputEstimate {
             self.queue_bytes(),
             self.rates_bytes(),
             self.packets_bytes(),
+            self.flows_csv_bytes(),
             self.summary_bytes(),
         ]
         .into_iter()
@@ -387,6 +396,10 @@ impl OutputEstimate {
             (
                 self.queue_bytes(),
                 ("queue.csv", self.queue_rows, "interval"),
+            ),
+            (
+                self.flows_csv_bytes(),
+                ("flows.csv", self.flows_csv_rows, "load"),
             ),
         ]
         .into_iter()
@@ -442,7 +455,25 @@ impl Scenario {
             rates_rows: clamp(flows * bins),
             packets_rows: clamp(packets_rows),
             flows: clamp(flows),
+            flows_csv_rows: self.expected_arrivals(),
         }
+    }
+
+    /// Short flows the workloads are expected to start: per workload, its arrival rate
+    /// times the span of its arrivals, `[start, min(stop, end))`.
+    pub fn expected_arrivals(&self) -> u64 {
+        let end = SimTime::ZERO + self.duration;
+        let arrivals: f64 = self
+            .flows
+            .iter()
+            .filter_map(|g| {
+                let w = g.kind.workload()?;
+                let until = w.stop.map_or(end, |s| s.min(end));
+                let span = until.saturating_since(g.start).as_secs_f64();
+                Some(w.arrivals_per_second() * span)
+            })
+            .sum();
+        arrivals.ceil().min(u64::MAX as f64) as u64
     }
 
     /// How many links the outputs report (`summary.json` `links[]`, `queue.csv` rows per

@@ -40,7 +40,38 @@ pub struct MemoryEstimate {
     /// Routes longer than the dumbbell's one shared link: [`BYTES_PER_EXTRA_HOP`] per flow
     /// and shared link beyond the first (0 on a dumbbell).
     pub route_bytes: u64,
+    /// Flow slots the workloads are expected to need at once (each costs
+    /// [`BYTES_PER_FLOW`]); see [`workload_slots`].
+    pub workload_slots: u64,
     pub bytes: u64,
+}
+
+/// Slots a workload needs at most, estimated before the run, from its load ρ, arrival rate
+/// λ (flows/s), the base RTT and the mean time to serialize a flow at the load link, and
+/// its expected arrivals. Two regimes bound the flows open at once: short flows live a few
+/// RTTs whatever the load (slow start), λ · (4 RTT + E[size] / rate) on average (Little's
+/// law, as in an M/G/∞ queue); and flows sharing a link like an M/G/1 processor-sharing
+/// queue number ρ / (1 − ρ) on average whatever the size distribution (Kleinrock,
+/// *Queueing Systems* vol. 2, 1976, §4.4). Twice their sum plus 100 covers the peaks of a
+/// long run (a slot is also held until its last packets have left the network); it never
+/// exceeds the expected arrivals, which bound it at loads near 1.
+pub fn workload_slots(
+    load: f64,
+    arrivals_per_second: f64,
+    base_rtt_s: f64,
+    mean_serialization_s: f64,
+    expected_arrivals: f64,
+) -> u64 {
+    let processor_sharing = if load < 1.0 {
+        load / (1.0 - load)
+    } else {
+        f64::INFINITY
+    };
+    let lifetimes = arrivals_per_second * (4.0 * base_rtt_s + mean_serialization_s);
+    (2.0 * (lifetimes + processor_sharing) + 100.0)
+        .ceil()
+        .min(expected_arrivals.ceil())
+        .max(1.0) as u64
 }
 
 impl Scenario {
@@ -67,14 +98,35 @@ impl Scenario {
             extra_hops += group.count as u128 * shared.saturating_sub(1) as u128;
         }
         let route_bytes = extra_hops * BYTES_PER_EXTRA_HOP as u128;
-        let bytes =
-            flows * BYTES_PER_FLOW as u128 + rate_bins * BYTES_PER_RATE_BIN as u128 + route_bytes;
+        let end_time = cclab_cc::SimTime::ZERO + self.duration;
+        let workload_slots: u128 = self
+            .flows
+            .iter()
+            .filter_map(|g| {
+                let w = g.kind.workload()?;
+                let until = w.stop.map_or(end_time, |s| s.min(end_time));
+                let span = until.saturating_since(g.start).as_secs_f64();
+                let lambda = w.arrivals_per_second();
+                let serialization_s = w.sizes.mean_bytes() * 8.0 / w.load_rate_bps as f64;
+                Some(workload_slots(
+                    w.load,
+                    lambda,
+                    self.base_rtt().as_secs_f64(),
+                    serialization_s,
+                    lambda * span,
+                ) as u128)
+            })
+            .sum();
+        let bytes = (flows + workload_slots) * BYTES_PER_FLOW as u128
+            + rate_bins * BYTES_PER_RATE_BIN as u128
+            + route_bytes;
         // Saturate: anything beyond 2^64 bytes is refused all the same.
         let clamp = |x: u128| u64::try_from(x).unwrap_or(u64::MAX);
         MemoryEstimate {
             flows: clamp(flows),
             rate_bins: clamp(rate_bins),
             route_bytes: clamp(route_bytes),
+            workload_slots: clamp(workload_slots),
             bytes: clamp(bytes),
         }
     }
@@ -92,6 +144,27 @@ pub(crate) fn check_memory(scenario: &Scenario) -> Result<(), ScenarioError> {
     let estimate = scenario.memory_estimate();
     if estimate.bytes <= MEMORY_LIMIT_BYTES {
         return Ok(());
+    }
+    // A workload near load 1 keeps ever more flows open: name its `load`.
+    if estimate.workload_slots.saturating_mul(BYTES_PER_FLOW) > estimate.bytes / 2 {
+        let first = scenario
+            .flows
+            .iter()
+            .position(|g| g.kind.workload().is_some())
+            .unwrap_or(0);
+        return Err(ScenarioError::Invalid {
+            file: scenario.source.clone(),
+            key: format!("flows.{first}.load"),
+            message: format!(
+                "the workloads would keep up to about {} flows open at once ({} B each), about {} \
+                 of memory, more than the limit of {}; lower `load` (open flows grow without \
+                 bound as it nears 1), stop arrivals earlier (`stop`) or shorten the run",
+                estimate.workload_slots,
+                BYTES_PER_FLOW,
+                gigabytes(estimate.bytes),
+                gigabytes(MEMORY_LIMIT_BYTES),
+            ),
+        });
     }
     let largest = (0..scenario.flows.len())
         .max_by_key(|&i| (scenario.flows[i].count, std::cmp::Reverse(i)))
@@ -147,6 +220,7 @@ mod tests {
                 flows: 100_000,
                 rate_bins: 60_000_000,
                 route_bytes: 0,
+                workload_slots: 0,
                 bytes: 1_760_000_000,
             }
         );

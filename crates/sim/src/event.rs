@@ -36,6 +36,8 @@ pub enum Event {
     Sample,
     /// The steady-state measurement window opens: snapshot the counters.
     WindowStart,
+    /// A short flow of this workload (index among the run's workloads) arrives.
+    WorkloadArrival(u32),
 }
 
 #[derive(Clone, Copy, Debug)]

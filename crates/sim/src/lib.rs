@@ -20,10 +20,12 @@ pub mod trace;
 pub mod traffic;
 
 pub use histogram::Histogram;
-pub use result::{DataRoutes, FlowCounters, FlowResult, LinkResult, RunResult};
+pub use result::{
+    BucketStats, DataRoutes, FlowCounters, FlowResult, LinkResult, RunResult, WorkloadResult,
+};
 pub use simulation::{SimError, Simulation};
 pub use trace::{
-    FlowEvent, FlowEventKind, FlowSample, LinkSample, MemorySink, NullSink, PacketEvent,
-    PacketEventKind, Tee, TraceSink, UdpSample,
+    FinishedFlow, FlowEvent, FlowEventKind, FlowSample, LinkSample, MemorySink, NullSink,
+    PacketEvent, PacketEventKind, Tee, TraceSink, UdpSample,
 };
 pub use traffic::udp::UdpResult;

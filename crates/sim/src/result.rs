@@ -6,6 +6,7 @@ use cclab_cc::{SimDuration, SimTime};
 use crate::histogram::Histogram;
 use crate::net::link::LinkStats;
 use crate::traffic::udp::UdpResult;
+pub use crate::traffic::workload::{BucketStats, WorkloadResult};
 
 /// A flow's monotone counters at one instant; the difference of two snapshots gives the
 /// counts within a window.
@@ -143,4 +144,6 @@ pub struct RunResult {
     pub links: Vec<LinkResult>,
     /// Which of them each flow's data crosses: what the flows' fair shares are computed from.
     pub data_routes: DataRoutes,
+    /// Per workload (`kind = "workload"` flow table), in the order of the tables.
+    pub workloads: Vec<WorkloadResult>,
 }

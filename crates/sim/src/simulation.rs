@@ -2,9 +2,8 @@
 //! flows with their TCP endpoints and source routes, and the dispatch of events to links,
 //! endpoints and timers.
 
-use cclab_cc::slow_start::packet_pair;
-use cclab_cc::{CcConfig, SimDuration, SimTime, UNLIMITED};
-use cclab_scenario::{FlowKind, InitialSsthresh, LossDetection, Recovery, Scenario};
+use cclab_cc::{SimDuration, SimTime, UNLIMITED};
+use cclab_scenario::{FlowKind, Scenario};
 
 use crate::event::{Event, EventQueue, TimerAction, TimerSlot};
 use crate::net::link::{Admission, Link, LinkStats};
@@ -13,11 +12,12 @@ use crate::net::qdisc::DropReason;
 use crate::packet::{Packet, PacketKind};
 use crate::result::{DataRoutes, FlowCounters, FlowResult, LinkResult, RunResult};
 use crate::rng::Rng;
-use crate::tcp::receiver::{Receiver, ReceiverConfig};
-use crate::tcp::sender::{Sender, SenderConfig};
+use crate::tcp::receiver::Receiver;
+use crate::tcp::sender::Sender;
 use crate::trace::{FlowEvent, FlowSample, LinkSample, PacketEvent, PacketEventKind, TraceSink};
 use crate::traffic::on_off::OnOffApp;
 use crate::traffic::udp::UdpSource;
+use crate::traffic::workload::{Incarnation, Workloads};
 
 /// How often (in events) the progress callback is called.
 const PROGRESS_EVERY: u64 = 1 << 16;
@@ -29,73 +29,83 @@ pub enum SimError {
 }
 
 pub(crate) struct Flow {
-    group: u32,
-    start: SimTime,
-    size: Option<u64>,
-    mss: u64,
-    started: bool,
+    pub(crate) group: u32,
+    pub(crate) start: SimTime,
+    pub(crate) size: Option<u64>,
+    pub(crate) mss: u64,
+    pub(crate) started: bool,
     pub(crate) sender: Sender,
-    receiver: Receiver,
+    pub(crate) receiver: Receiver,
     /// Where in the network's path table its data and ACK paths are.
-    routes: Routes,
+    pub(crate) routes: Routes,
     /// The link where `drop` applies: the first reported link of the data path.
-    drop_link: u32,
-    rto: TimerSlot,
-    send_timer: TimerSlot,
-    delayed_ack: TimerSlot,
+    pub(crate) drop_link: u32,
+    pub(crate) rto: TimerSlot,
+    pub(crate) send_timer: TimerSlot,
+    pub(crate) delayed_ack: TimerSlot,
     /// Sorted data-segment indexes to drop at `drop_link` (first transmissions).
-    drop: Vec<u64>,
+    pub(crate) drop: Vec<u64>,
     /// Data segments and ACKs of this flow dropped on any link.
-    data_drops: u64,
-    ack_drops: u64,
+    pub(crate) data_drops: u64,
+    pub(crate) ack_drops: u64,
     /// Packet events go to the trace sink (`[output] trace_packets`).
-    traced: bool,
-    at_window_start: FlowCounters,
+    pub(crate) traced: bool,
+    pub(crate) at_window_start: FlowCounters,
     /// `kind = "udp"`: the source (and sink) that replace the idle TCP endpoints. Boxed, so
     /// that a TCP flow pays one pointer.
     pub(crate) udp: Option<Box<UdpSource>>,
     /// `on_off`: the application that writes to the sender.
     pub(crate) on_off: Option<Box<OnOffApp>>,
+    /// Traced or a workload slot: its packets take the out-of-line [`Simulation::watch_emit`]
+    /// and [`Simulation::watch_arrival`] (one flag, so the common flow pays one branch).
+    pub(crate) watched: bool,
+    /// A workload slot's packets emitted and not yet delivered or dropped (0 for the flows
+    /// that exist from the start, which do not count theirs).
+    pub(crate) in_transit: u32,
+    /// A workload slot's current connection; `None` for the flows that exist from the start.
+    pub(crate) incarnation: Option<Incarnation>,
 }
 
 /// Packets created by endpoints, consumed by endpoints, and dropped by links: with the
 /// packets still on links they must balance at every instant.
 #[derive(Clone, Copy, Debug, Default)]
-struct Conservation {
-    created: u64,
-    consumed: u64,
-    dropped: u64,
+pub(crate) struct Conservation {
+    pub(crate) created: u64,
+    pub(crate) consumed: u64,
+    pub(crate) dropped: u64,
 }
 
 pub struct Simulation {
     pub(crate) now: SimTime,
-    end: SimTime,
-    interval: SimDuration,
+    pub(crate) end: SimTime,
+    pub(crate) interval: SimDuration,
     pub(crate) queue: EventQueue,
-    links: Vec<Link>,
+    pub(crate) links: Vec<Link>,
     /// Per link: its role, for naming drop locations in the packet trace.
-    roles: Vec<LinkRole>,
+    pub(crate) roles: Vec<LinkRole>,
     /// The links outputs report, in order.
-    reported: Vec<u32>,
+    pub(crate) reported: Vec<u32>,
     /// Every flow's paths back to back; a flow's `routes` index it, a packet's `hop` indexes
     /// its path.
-    hops: Vec<u32>,
+    pub(crate) hops: Vec<u32>,
     pub(crate) flows: Vec<Flow>,
     /// Packets a sender emitted during one call, reused to avoid allocation.
     pub(crate) outbox: Vec<Packet>,
     /// Packets a scheduled discipline's link dropped at one instant, reused.
-    link_drops: Vec<(Packet, DropReason)>,
-    events: u64,
-    conservation: Conservation,
+    pub(crate) link_drops: Vec<(Packet, DropReason)>,
+    pub(crate) events: u64,
+    pub(crate) conservation: Conservation,
     /// Packet events of traced flows since the last sampling tick, handed to the sink at each
     /// tick (not per event, to keep a branch off the event loop); reused.
-    packet_log: Vec<PacketEvent>,
+    pub(crate) packet_log: Vec<PacketEvent>,
     /// Flow events (mode changes, recoveries…) collected from the senders in the order they
     /// happened, handed to the sink at each tick like the packet log; reused.
-    event_log: Vec<FlowEvent>,
-    window_start: SimTime,
+    pub(crate) event_log: Vec<FlowEvent>,
+    pub(crate) window_start: SimTime,
     /// Per reported link: its counters and busy time when the steady-state window opened.
-    reported_at_window_start: Vec<(LinkStats, SimDuration)>,
+    pub(crate) reported_at_window_start: Vec<(LinkStats, SimDuration)>,
+    /// Short-flow workloads: their arrivals, flow slots and statistics.
+    pub(crate) workloads: Workloads,
 }
 
 fn flow_counters(flow: &Flow) -> FlowCounters {
@@ -140,47 +150,10 @@ impl Simulation {
                     .unwrap_or(data_path[0]);
                 // The sender's NIC is its first link.
                 let nic_rate_bps = links[data_path[0] as usize].rate_bps();
-                let cc_config = CcConfig {
-                    mss: group.mss,
-                    initial_cwnd: group.initial_window,
-                    initial_ssthresh: match group.initial_ssthresh {
-                        InitialSsthresh::Unlimited | InitialSsthresh::PacketPair => UNLIMITED,
-                        InitialSsthresh::Bytes(b) => b,
-                    },
-                    packet_pair_ssthresh: group.initial_ssthresh == InitialSsthresh::PacketPair,
-                };
-                let mut slow_start = (group.slow_start.build)(&cc_config, &group.slow_start_params);
-                if cc_config.packet_pair_ssthresh {
-                    slow_start = packet_pair::wrap(slow_start, &cc_config);
-                }
-                let cc = (group.cc.build)(&cc_config, &group.params, slow_start);
-                let sender = Sender::new(
-                    SenderConfig {
-                        flow: id,
-                        mss: group.mss,
-                        header_bytes: group.header_bytes,
-                        size: group.size,
-                        recovery: group.recovery,
-                        loss_detection: group.loss_detection,
-                        receive_window: group.receive_window,
-                        min_rto: group.min_rto,
-                        pacing: group.pacing,
-                        ecn: group.ecn,
-                        // A UDP flow's sender stays idle: no TCP Small Queues to keep.
-                        nic_rate_bps: (!matches!(group.kind, FlowKind::Udp(_)))
-                            .then_some(nic_rate_bps),
-                    },
-                    cc,
-                );
-                let receiver = Receiver::new(ReceiverConfig {
-                    flow: id,
-                    header_bytes: group.header_bytes,
-                    sack: group.recovery == Recovery::Sack,
-                    // RACK-TLP adapts its reordering window to DSACKs (RFC 8985 §6.2).
-                    dsack: group.loss_detection == LossDetection::RackTlp,
-                    delayed_ack: group.delayed_ack,
-                    size: group.size,
-                });
+                // A UDP flow's sender stays idle: no TCP Small Queues to keep.
+                let nic = (!matches!(group.kind, FlowKind::Udp(_))).then_some(nic_rate_bps);
+                let (sender, receiver) =
+                    crate::tcp::connection::endpoints(group, id, group.size, nic);
                 // Start jitter (ns-2 users' way to make replicates differ): a uniform offset
                 // in [0, start_jitter) from the flow's own stream, drawn only when asked for
                 // so that runs without jitter stay byte-identical.
@@ -225,6 +198,9 @@ impl Simulation {
                             Rng::for_component(scenario.seed, &format!("flow{id}-on-off")),
                         ))
                     }),
+                    watched: traced.binary_search(&id).is_ok(),
+                    in_transit: 0,
+                    incarnation: None,
                 });
             }
         }
@@ -233,6 +209,7 @@ impl Simulation {
         for (id, flow) in flows.iter().enumerate() {
             queue.schedule(flow.start, Event::FlowStart(id as u32));
         }
+        let workloads = Workloads::new(scenario, &links, flows.len() as u32, &mut queue);
         let interval = scenario.output.interval;
         queue.schedule(SimTime::ZERO + interval, Event::Sample);
         // A window from 0 needs no snapshot: every counter starts at zero.
@@ -262,6 +239,7 @@ impl Simulation {
             event_log: Vec::new(),
             window_start,
             reported_at_window_start,
+            workloads,
         }
     }
 
@@ -377,6 +355,7 @@ impl Simulation {
                 }
             }
             Event::WindowStart => self.snapshot_window_start(),
+            Event::WorkloadArrival(workload) => self.on_workload_arrival(workload),
         }
         Ok(())
     }
@@ -385,15 +364,23 @@ impl Simulation {
         for event in self.packet_log.drain(..) {
             sink.packet_event(&event, drop_location(&self.links, &self.roles, event.link));
         }
+        // Workload slots' events stay out of events.csv: their ids are slots, not flows.
+        let first_slot = self.workloads.first_slot;
         for event in self.event_log.drain(..) {
-            sink.flow_event(&event);
+            if event.flow < first_slot {
+                sink.flow_event(&event);
+            }
+        }
+        if !self.workloads.log.is_empty() {
+            self.workloads.flush_log(sink);
         }
     }
 
     /// The steady-state window opens now: remember every counter, to subtract at the end.
     fn snapshot_window_start(&mut self) {
         let now = self.now;
-        for flow in &mut self.flows {
+        let first_slot = self.workloads.first_slot as usize;
+        for flow in &mut self.flows[..first_slot] {
             flow.at_window_start = flow_counters(flow);
         }
         for (i, &id) in self.reported.iter().enumerate() {
@@ -439,12 +426,8 @@ impl Simulation {
         }
         self.conservation.consumed += 1;
         let id = packet.flow;
-        if flow.traced {
-            let kind = match packet.kind {
-                PacketKind::Data => PacketEventKind::Receive,
-                PacketKind::Ack => PacketEventKind::Ack,
-            };
-            self.log_packet(&packet, kind);
+        if flow.watched {
+            self.watch_arrival(&packet);
         }
         let flow = &mut self.flows[id as usize];
         match packet.kind {
@@ -469,19 +452,56 @@ impl Simulation {
                 self.after_sender(id);
             }
         }
+        // Set by `watch_arrival` for a workload slot: a field of the simulation, so that the
+        // common path keeps no flag alive across the endpoint's processing.
+        if let Some(id) = self.workloads.arrived.take() {
+            self.on_workload_packet_gone(id);
+        }
     }
 
-    /// A packet leaves its endpoint onto the first link of its path.
-    pub(crate) fn emit(&mut self, packet: Packet) {
-        self.conservation.created += 1;
-        let flow = &self.flows[packet.flow as usize];
+    /// A packet of a traced flow or workload slot reached its endpoint (rare: off the
+    /// forwarding path): log it, and count it out of the network.
+    #[cold]
+    #[inline(never)]
+    fn watch_arrival(&mut self, packet: &Packet) {
+        let flow = &mut self.flows[packet.flow as usize];
+        if flow.incarnation.is_some() {
+            flow.in_transit -= 1;
+            self.workloads.arrived = Some(packet.flow);
+        }
+        if flow.traced {
+            let kind = match packet.kind {
+                PacketKind::Data => PacketEventKind::Receive,
+                PacketKind::Ack => PacketEventKind::Ack,
+            };
+            self.log_packet(packet, kind);
+        }
+    }
+
+    /// A traced flow or workload slot emitted a packet (rare: off the forwarding path): log
+    /// it, and count it in the network.
+    #[cold]
+    #[inline(never)]
+    fn watch_emit(&mut self, packet: &Packet) {
+        let flow = &mut self.flows[packet.flow as usize];
+        if flow.incarnation.is_some() {
+            flow.in_transit += 1;
+        }
         if flow.traced && packet.kind == PacketKind::Data {
             let kind = if packet.retransmission {
                 PacketEventKind::Retransmit
             } else {
                 PacketEventKind::Send
             };
-            self.log_packet(&packet, kind);
+            self.log_packet(packet, kind);
+        }
+    }
+
+    /// A packet leaves its endpoint onto the first link of its path.
+    pub(crate) fn emit(&mut self, packet: Packet) {
+        self.conservation.created += 1;
+        if self.flows[packet.flow as usize].watched {
+            self.watch_emit(&packet);
         }
         let flow = &self.flows[packet.flow as usize];
         let path = match packet.kind {
@@ -543,6 +563,9 @@ impl Simulation {
     fn count_drop(&mut self, packet: &Packet) {
         self.conservation.dropped += 1;
         let flow = &mut self.flows[packet.flow as usize];
+        if flow.incarnation.is_some() {
+            flow.in_transit -= 1;
+        }
         let kind = match packet.kind {
             PacketKind::Data => {
                 flow.data_drops += 1;
@@ -553,8 +576,12 @@ impl Simulation {
                 PacketEventKind::AckDrop
             }
         };
+        let workload = flow.incarnation.is_some();
         if flow.traced {
             self.log_packet(packet, kind);
+        }
+        if workload {
+            self.on_workload_packet_gone(packet.flow);
         }
     }
 
@@ -578,7 +605,9 @@ impl Simulation {
     }
 
     fn sample(&mut self, sink: &mut dyn TraceSink) {
-        for (id, flow) in self.flows.iter().enumerate() {
+        // Workload slots are not sampled: their connections come and go (docs/outputs.md).
+        let first_slot = self.workloads.first_slot as usize;
+        for (id, flow) in self.flows[..first_slot].iter().enumerate() {
             if !flow.started {
                 continue;
             }
@@ -636,6 +665,14 @@ impl Simulation {
                 c.created, c.consumed, c.dropped, in_transit
             ));
         }
+        // Only workload slots count their packets in flight; the flows that exist from the
+        // start keep 0.
+        let per_flow: u64 = self.flows.iter().map(|f| f.in_transit as u64).sum();
+        if per_flow > in_transit {
+            return fail(format!(
+                "the workload flows count {per_flow} packets in flight, the links hold only {in_transit}"
+            ));
+        }
         for (id, flow) in self.flows.iter().enumerate() {
             if let Some(udp) = &flow.udp {
                 if udp.stats.packets_delivered + flow.data_drops > udp.stats.packets_sent {
@@ -677,6 +714,9 @@ impl Simulation {
 
     fn finish(mut self) -> RunResult {
         let end = self.end;
+        // Workload slots are reported by their workloads, not as flows.
+        let workloads = self.workload_results();
+        self.flows.truncate(self.workloads.first_slot as usize);
         for link in &mut self.links {
             link.finish(end);
         }
@@ -759,6 +799,7 @@ impl Simulation {
             flows,
             links,
             data_routes,
+            workloads,
         }
     }
 }

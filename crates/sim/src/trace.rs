@@ -3,6 +3,8 @@
 
 use cclab_cc::{SimDuration, SimTime};
 
+pub use crate::traffic::workload::FinishedFlow;
+
 /// One flow's state at a sampling tick.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct FlowSample {
@@ -167,6 +169,9 @@ pub trait TraceSink {
     fn packet_event(&mut self, _event: &PacketEvent, _link: &str) {}
     /// Every flow event, in time order (handed over at sampling ticks and at the end).
     fn flow_event(&mut self, _event: &FlowEvent) {}
+    /// Every short flow of a workload that finished, in order of completion (handed over
+    /// at sampling ticks and at the end).
+    fn finished_flow(&mut self, _flow: &FinishedFlow) {}
     /// A UDP flow's counters at a sampling tick (in place of [`TraceSink::flow_sample`]).
     fn udp_sample(&mut self, _sample: &UdpSample) {}
 }
@@ -191,6 +196,10 @@ impl<A: TraceSink + ?Sized, B: TraceSink + ?Sized> TraceSink for Tee<'_, A, B> {
         self.0.flow_event(event);
         self.1.flow_event(event);
     }
+    fn finished_flow(&mut self, flow: &FinishedFlow) {
+        self.0.finished_flow(flow);
+        self.1.finished_flow(flow);
+    }
     fn udp_sample(&mut self, sample: &UdpSample) {
         self.0.udp_sample(sample);
         self.1.udp_sample(sample);
@@ -212,6 +221,7 @@ pub struct MemorySink {
     pub links: Vec<(SimTime, String, u64, u64, u64)>,
     pub packets: Vec<PacketEvent>,
     pub events: Vec<FlowEvent>,
+    pub finished: Vec<FinishedFlow>,
     pub udp: Vec<UdpSample>,
 }
 
@@ -233,6 +243,9 @@ impl TraceSink for MemorySink {
     }
     fn flow_event(&mut self, event: &FlowEvent) {
         self.events.push(*event);
+    }
+    fn finished_flow(&mut self, flow: &FinishedFlow) {
+        self.finished.push(*flow);
     }
     fn udp_sample(&mut self, sample: &UdpSample) {
         self.udp.push(*sample);

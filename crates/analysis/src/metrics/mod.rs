@@ -5,6 +5,7 @@
 pub mod distribution;
 pub mod fair_share;
 pub mod fairness;
+pub mod fct;
 pub mod rates;
 
 pub use distribution::{histogram_quantile_ms, time_weighted_quantile};

@@ -5,6 +5,7 @@
 //! PNG show the same thing. Files are written atomically like every other output.
 //!
 //! - [`timeseries`]: the figures of one run (cwnd, throughput, RTT, queue with drops);
+//! - [`fct`]: slowdown by flow size of a run's workloads;
 //! - [`sequence`]: tcptrace-style sequence plots of traced flows;
 //! - [`sweep`]: a metric against a swept parameter, one line per algorithm;
 //! - [`frame`]: what every figure shares: the title, the legend outside the plot area;
@@ -12,6 +13,7 @@
 
 pub mod chart;
 pub mod data;
+pub mod fct;
 pub mod frame;
 pub mod labels;
 pub mod sequence;

@@ -294,6 +294,13 @@ pub fn plot_run(dir: &Path, options: &RunPlotOptions) -> Result<Vec<PathBuf>, Pl
         options.formats,
     )?);
 
+    let flows = dir.join("flows.csv");
+    if flows.exists()
+        && let Some(chart) = super::fct::chart(&flows)?
+    {
+        written.extend(save(&chart, &out, "fct", options.formats)?);
+    }
+
     let packets = dir.join("packets.csv");
     if packets.exists() {
         for chart in sequence::charts(&packets, &info, window)? {

@@ -64,8 +64,22 @@ pub fn check(
             other.fastest_rate_bps()
         ),
     };
+    // Workloads' flows arrive during the run: their expected number.
+    let workloads = scenario
+        .flows
+        .iter()
+        .filter(|g| g.kind.workload().is_some())
+        .count();
+    let arrivals = match workloads {
+        0 => String::new(),
+        n => format!(
+            " + {n} workload{} (about {} short flows)",
+            if n == 1 { "" } else { "s" },
+            scenario.expected_arrivals()
+        ),
+    };
     crate::emit(&format!(
-        "{}: ok (flows: {}, duration: {} s, {network}, base RTT: {}, output about {})\n",
+        "{}: ok (flows: {}{arrivals}, duration: {} s, {network}, base RTT: {}, output about {})\n",
         file.display(),
         scenario.flow_count(),
         scenario.duration.as_secs_f64(),

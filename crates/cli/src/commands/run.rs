@@ -147,6 +147,13 @@ pub fn run(
                 sink.with_packets(&work)
             }
         })
+        .and_then(|sink| {
+            if scenario.flows.iter().any(|g| g.kind.workload().is_some()) {
+                sink.with_flows(&work)
+            } else {
+                Ok(sink)
+            }
+        })
         .with_context(|| format!("cannot write in {}", work.display()))
         .map_err(failed)?;
     let mut rates = RateSeries::for_scenario(&scenario);

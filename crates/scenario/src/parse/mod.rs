@@ -122,6 +122,16 @@ pub fn scenario_from_table(file: &str, root: &Table) -> Result<Scenario, Scenari
         flows.iter().map(|g| g.count as u64).sum(),
     )?;
 
+    // summary.json's flows[] lists the flows that exist from the start; the contract wants
+    // at least one (docs/traffic.md, "Short-flow workloads").
+    if flows.iter().all(|g| g.kind.workload().is_some()) {
+        return Err(root.invalid(
+            "flows",
+            "only workloads; add a [[flows]] table of another kind beside them (e.g. a sized \
+             reference transfer with cc and size = \"1MB\"): summary.json lists those flows",
+        ));
+    }
+
     let scenario = Scenario {
         name,
         source: file.to_string(),
@@ -514,7 +524,15 @@ const FLOW_KEYS: &[&str] = &[
     "drop",
     "direction",
     "route",
+    // kind = "workload" only:
+    "load",
+    "load_link",
+    "sizes",
+    "stop",
 ];
+
+/// Keys only a workload takes.
+const WORKLOAD_KEYS: &[&str] = &["load", "load_link", "sizes", "stop"];
 
 fn flow_group(section: &Section, topology: &Topology) -> Result<FlowGroup, ScenarioError> {
     let is_udp = traffic::is_udp(section)?;
@@ -757,7 +775,20 @@ fn flow_group(section: &Section, topology: &Topology) -> Result<FlowGroup, Scena
     };
 
     let (direction, route) = topology::flow_place(section, topology)?;
-    let kind = traffic::flow_kind(section)?;
+    let kind = traffic::flow_kind(section, topology, direction, route)?;
+    if !matches!(kind, crate::traffic::FlowKind::Workload(_))
+        && let Some(key) = WORKLOAD_KEYS.iter().find(|k| section.get(k).is_some())
+    {
+        return Err(section.invalid(
+            key,
+            "belongs to kind = \"workload\" (short flows arriving at random); add that kind or remove the key",
+        ));
+    }
+    // A workload has no flows of its own before the run: they arrive during it.
+    let (count, size) = match kind {
+        crate::traffic::FlowKind::Workload(_) => (0, None),
+        _ => (count, size),
+    };
     let on_off = traffic::on_off(section)?;
     // A UDP group's packet size as TCP's mss + headers, so that what reads a group's wire
     // and payload sizes (packet_bytes, fair shares) sees its packets.

@@ -5,18 +5,27 @@ use toml::Value;
 use super::section::Section;
 use super::{on_off, udp, workload};
 use crate::error::ScenarioError;
+use crate::model::{Direction, Topology};
 use crate::traffic::{FlowKind, OnOff};
 
 const KINDS: &str = "\"tcp\" (the default), \"udp\" or \"workload\"";
 
-/// The flow kind with its own keys read and validated.
-pub(super) fn flow_kind(section: &Section) -> Result<FlowKind, ScenarioError> {
+/// The flow kind with its own keys read and validated; `topology`, `direction` and `route`
+/// (already read) resolve a workload's load link.
+pub(super) fn flow_kind(
+    section: &Section,
+    topology: &Topology,
+    direction: Direction,
+    route: Option<(usize, usize)>,
+) -> Result<FlowKind, ScenarioError> {
     match section.get("kind") {
         None => Ok(FlowKind::Tcp),
         Some(Value::String(s)) => match s.as_str() {
             "tcp" => Ok(FlowKind::Tcp),
             "udp" => udp::udp(section).map(FlowKind::Udp),
-            "workload" => workload::workload(section).map(FlowKind::Workload),
+            "workload" => {
+                workload::workload(section, topology, direction, route).map(FlowKind::Workload)
+            }
             other => {
                 Err(section.invalid("kind", &format!("unknown flow kind `{other}`; use {KINDS}")))
             }

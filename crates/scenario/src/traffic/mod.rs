@@ -7,7 +7,7 @@ pub mod workload;
 
 pub use on_off::OnOff;
 pub use udp::UdpConfig;
-pub use workload::WorkloadConfig;
+pub use workload::{EmpiricalCdf, SizeDistribution, WorkloadConfig};
 
 /// `kind` of a flow group.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -22,6 +22,14 @@ pub enum FlowKind {
 }
 
 impl FlowKind {
+    /// The workload's configuration, if this is one.
+    pub fn workload(&self) -> Option<&WorkloadConfig> {
+        match self {
+            FlowKind::Workload(w) => Some(w),
+            _ => None,
+        }
+    }
+
     /// The name in scenario files and outputs.
     pub fn name(&self) -> &'static str {
         match self {

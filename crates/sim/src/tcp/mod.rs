@@ -1,5 +1,6 @@
 //! The TCP endpoints: one module per concern.
 
+pub mod connection;
 pub mod delivery_rate;
 pub mod rack;
 pub mod receiver;

@@ -31,9 +31,10 @@ fn directed(graph: &Graph, from: usize, edges: &[usize]) -> (Vec<usize>, Vec<usi
     (data, ack)
 }
 
-pub fn build(scenario: &Scenario, graph: &Graph) -> Network {
+/// Each group's route in one-way link indexes (= link ids), data and ACKs.
+pub(crate) fn core_routes(scenario: &Scenario, graph: &Graph) -> Vec<(Vec<usize>, Vec<usize>)> {
     let edges: Vec<(usize, usize)> = graph.links.iter().map(|l| l.between).collect();
-    let routes: Vec<(Vec<usize>, Vec<usize>)> = scenario
+    scenario
         .flows
         .iter()
         .map(|g| {
@@ -44,7 +45,12 @@ pub fn build(scenario: &Scenario, graph: &Graph) -> Network {
                 .expect("every graph flow's ends are connected (checked by the scenario parser)");
             directed(graph, from, &path)
         })
-        .collect();
+        .collect()
+}
+
+pub fn build(scenario: &Scenario, graph: &Graph) -> Network {
+    let edges: Vec<(usize, usize)> = graph.links.iter().map(|l| l.between).collect();
+    let routes = core_routes(scenario, graph);
     let delays: Vec<_> = graph
         .links
         .iter()

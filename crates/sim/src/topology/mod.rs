@@ -111,14 +111,27 @@ pub(crate) fn access_links(
     flow: u32,
     extra_rtt: SimDuration,
 ) -> [u32; 4] {
+    access_link_set(scenario, access, &format!("flow{flow}"), extra_rtt)
+        .map(|(link, role)| network.add_link(link, role))
+}
+
+/// The four access links of one flow (sender up and down, receiver down and up) named
+/// "`prefix`-sender-up" and so on, with their roles; `extra_rtt` goes on the sender's, half
+/// each way. Also what a workload adds when it needs a new flow slot during the run.
+pub(crate) fn access_link_set(
+    scenario: &Scenario,
+    access: &LinkConfig,
+    prefix: &str,
+    extra_rtt: SimDuration,
+) -> [(Link, LinkRole); 4] {
     let limit = buffer_limit(scenario, access.buffer);
     let extra_forward = SimDuration::from_nanos(extra_rtt.as_nanos().div_ceil(2));
     let extra_reverse = extra_rtt - extra_forward;
-    let mut add = |name: &str, extra: SimDuration, role: LinkRole| {
+    let make = |name: &str, extra: SimDuration, role: LinkRole| {
         let no_loss = || LossProcess::new(LossModel::None, Rng::for_component(scenario.seed, ""));
-        network.add_link(
+        (
             Link::new(
-                format!("flow{flow}-{name}"),
+                format!("{prefix}-{name}"),
                 access.rate_bps,
                 access.delay + extra,
                 limit,
@@ -129,11 +142,44 @@ pub(crate) fn access_links(
         )
     };
     [
-        add("sender-up", extra_forward, LinkRole::SenderAccess),
-        add("sender-down", extra_reverse, LinkRole::SenderAccess),
-        add("receiver-down", SimDuration::ZERO, LinkRole::ReceiverAccess),
-        add("receiver-up", SimDuration::ZERO, LinkRole::ReceiverAccess),
+        make("sender-up", extra_forward, LinkRole::SenderAccess),
+        make("sender-down", extra_reverse, LinkRole::SenderAccess),
+        make("receiver-down", SimDuration::ZERO, LinkRole::ReceiverAccess),
+        make("receiver-up", SimDuration::ZERO, LinkRole::ReceiverAccess),
     ]
+}
+
+/// Per flow group, the shared links its data and its ACKs cross, by link id, in travel
+/// order: what a workload's flow slots are routed over (the builders give the flows that
+/// exist from the start the same routes).
+pub(crate) fn group_core_routes(scenario: &Scenario) -> Vec<(Vec<u32>, Vec<u32>)> {
+    let routes = match &scenario.topology {
+        Topology::Dumbbell(_) => {
+            use dumbbell::{BOTTLENECK, BOTTLENECK_REVERSE};
+            return scenario
+                .flows
+                .iter()
+                .map(|g| match g.direction {
+                    cclab_scenario::Direction::Forward => {
+                        (vec![BOTTLENECK], vec![BOTTLENECK_REVERSE])
+                    }
+                    cclab_scenario::Direction::Reverse => {
+                        (vec![BOTTLENECK_REVERSE], vec![BOTTLENECK])
+                    }
+                })
+                .collect();
+        }
+        Topology::ParkingLot(p) => parking_lot::core_routes(scenario, p),
+        Topology::Graph(g) => graph::core_routes(scenario, g),
+    };
+    // Both builders add the core links first, in the order of these indexes.
+    routes
+        .into_iter()
+        .map(|(data, ack)| {
+            let ids = |v: Vec<usize>| v.into_iter().map(|l| l as u32).collect();
+            (ids(data), ids(ack))
+        })
+        .collect()
 }
 
 /// Per core link, the base RTT of the longest route through it (data or ACK direction):

@@ -12,12 +12,14 @@ use cclab_scenario::{ParkingLot, Scenario};
 use crate::net::network::{LinkRole, Network};
 use crate::topology::{add_routed_flows, core_link, longest_rtts};
 
-pub fn build(scenario: &Scenario, topology: &ParkingLot) -> Network {
+/// Each group's route in core-link indexes (= link ids): forward hops are 0..hops, their
+/// reverse directions hops..2·hops.
+pub(crate) fn core_routes(
+    scenario: &Scenario,
+    topology: &ParkingLot,
+) -> Vec<(Vec<usize>, Vec<usize>)> {
     let hops = topology.hops.len();
-    let flow_count = scenario.flow_count();
-    // Each group's route in core-link indexes: forward hops are 0..hops, their reverse
-    // directions hops..2·hops.
-    let routes: Vec<(Vec<usize>, Vec<usize>)> = scenario
+    scenario
         .flows
         .iter()
         .map(|g| {
@@ -26,7 +28,13 @@ pub fn build(scenario: &Scenario, topology: &ParkingLot) -> Network {
             let ack: Vec<usize> = (from..to).rev().map(|h| hops + h).collect();
             (data, ack)
         })
-        .collect();
+        .collect()
+}
+
+pub fn build(scenario: &Scenario, topology: &ParkingLot) -> Network {
+    let hops = topology.hops.len();
+    let flow_count = scenario.flow_count();
+    let routes = core_routes(scenario, topology);
     let delays: Vec<_> = topology
         .hops
         .iter()

@@ -4,4 +4,6 @@
 
 pub mod on_off;
 pub mod periods;
+pub mod sizes;
 pub mod udp;
+pub mod workload;

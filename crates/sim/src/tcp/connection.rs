@@ -1,0 +1,61 @@
+//! A TCP connection's two endpoints built from a flow group's settings: the sender with its
+//! controller and slow-start variant, and the receiver. Used for the flows that exist from
+//! the start and for every short flow a workload starts during the run.
+
+use cclab_cc::slow_start::packet_pair;
+use cclab_cc::{CcConfig, UNLIMITED};
+use cclab_scenario::{FlowGroup, InitialSsthresh, LossDetection, Recovery};
+
+use crate::tcp::receiver::{Receiver, ReceiverConfig};
+use crate::tcp::sender::{Sender, SenderConfig};
+
+/// Fresh endpoints of flow `id` of `group`, carrying `size` application bytes (`None`:
+/// unlimited), whose sender's NIC (its first link) runs at `nic_rate_bps` (`None`: the
+/// sender keeps no TCP Small Queues limit, as for a UDP flow's idle sender).
+pub fn endpoints(
+    group: &FlowGroup,
+    id: u32,
+    size: Option<u64>,
+    nic_rate_bps: Option<u64>,
+) -> (Sender, Receiver) {
+    let cc_config = CcConfig {
+        mss: group.mss,
+        initial_cwnd: group.initial_window,
+        initial_ssthresh: match group.initial_ssthresh {
+            InitialSsthresh::Unlimited | InitialSsthresh::PacketPair => UNLIMITED,
+            InitialSsthresh::Bytes(b) => b,
+        },
+        packet_pair_ssthresh: group.initial_ssthresh == InitialSsthresh::PacketPair,
+    };
+    let mut slow_start = (group.slow_start.build)(&cc_config, &group.slow_start_params);
+    if cc_config.packet_pair_ssthresh {
+        slow_start = packet_pair::wrap(slow_start, &cc_config);
+    }
+    let cc = (group.cc.build)(&cc_config, &group.params, slow_start);
+    let sender = Sender::new(
+        SenderConfig {
+            flow: id,
+            mss: group.mss,
+            header_bytes: group.header_bytes,
+            size,
+            recovery: group.recovery,
+            loss_detection: group.loss_detection,
+            receive_window: group.receive_window,
+            min_rto: group.min_rto,
+            pacing: group.pacing,
+            ecn: group.ecn,
+            nic_rate_bps,
+        },
+        cc,
+    );
+    let receiver = Receiver::new(ReceiverConfig {
+        flow: id,
+        header_bytes: group.header_bytes,
+        sack: group.recovery == Recovery::Sack,
+        // RACK-TLP adapts its reordering window to DSACKs (RFC 8985 §6.2).
+        dsack: group.loss_detection == LossDetection::RackTlp,
+        delayed_ack: group.delayed_ack,
+        size,
+    });
+    (sender, receiver)
+}
