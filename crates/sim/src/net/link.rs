@@ -28,6 +28,7 @@ use super::qdisc::{
     AnyArrivalQdisc, AnyScheduledQdisc, ArrivalContext, ArrivalQdisc, BufferLimit, Dequeued,
     DropTail, Qdisc, ScheduledQdisc, Verdict,
 };
+use super::trace::TraceTransmitter;
 use crate::event::Event;
 use crate::histogram::Histogram;
 use crate::packet::{Packet, PacketKind};
@@ -157,6 +158,10 @@ pub struct Link {
     in_flight: VecDeque<(SimTime, Packet)>,
     /// Delay jitter, if any: boxed, to keep it off the fast path's cache lines.
     jitter: Option<Box<Jitter>>,
+    /// A trace-driven link's delivery schedule, which replaces the serialization time
+    /// (`kind = "trace"`); boxed and tested only where a transmission starts, so that wired
+    /// links pay one test of a pointer.
+    trace: Option<Box<TraceTransmitter>>,
     /// Scheduled disciplines only: packets dropped (by the discipline or at random) and the
     /// transmission started since the caller last collected them (`take_service`).
     dropped: Vec<(Packet, DropReason)>,
@@ -199,6 +204,7 @@ impl Link {
             waiting_bytes: 0,
             in_flight: VecDeque::new(),
             jitter: None,
+            trace: None,
             dropped: Vec::new(),
             service: Service::default(),
             track_queue_time: false,
@@ -294,6 +300,30 @@ impl Link {
         SimDuration::from_nanos(numerator / self.rate_bps)
     }
 
+    /// A trace link's transmission of a packet that arrived at `arrival` and starts at
+    /// `start` (the transmitter is free): when it ends, and the busy time it used.
+    #[cold]
+    #[inline(never)]
+    fn trace_transmit(
+        &mut self,
+        start: SimTime,
+        arrival: SimTime,
+        bytes: u32,
+    ) -> (SimTime, SimDuration) {
+        let Some(trace) = self.trace.as_deref_mut() else {
+            unreachable!("called only for a trace link")
+        };
+        let transmission = trace.transmit(start, arrival, bytes);
+        (transmission.end, transmission.busy)
+    }
+
+    /// Send packets at the delivery opportunities of `trace` instead of serializing them
+    /// at the link's rate (which stays the trace's mean rate, for estimates).
+    pub fn with_trace(mut self, trace: Option<TraceTransmitter>) -> Self {
+        self.trace = trace.map(Box::new);
+        self
+    }
+
     /// Drop a packet before it reaches the queue (scenario `drop` list).
     pub fn force_drop(&mut self) -> Admission {
         self.stats.forced_drops += 1;
@@ -360,8 +390,13 @@ impl Link {
             // First in, first out: the wait is known at admission.
             self.stats.queue_delay.record((start - now).as_nanos());
         }
-        let transmission = self.serialization(packet.wire_bytes, busy);
-        self.busy_until = start + transmission;
+        let (end, transmission) = if self.trace.is_none() {
+            let transmission = self.serialization(packet.wire_bytes, busy);
+            (start + transmission, transmission)
+        } else {
+            self.trace_transmit(start, now, packet.wire_bytes)
+        };
+        self.busy_until = end;
         self.stats.packets += 1;
         self.stats.bytes += packet.wire_bytes as u64;
         self.stats.busy += transmission;
@@ -522,8 +557,13 @@ impl Link {
                 .queue_delay
                 .record((now - enqueued_at).as_nanos());
         }
-        let transmission = self.serialization(packet.wire_bytes, back_to_back);
-        self.busy_until = now + transmission;
+        let (end, transmission) = if self.trace.is_none() {
+            let transmission = self.serialization(packet.wire_bytes, back_to_back);
+            (now + transmission, transmission)
+        } else {
+            self.trace_transmit(now, enqueued_at, packet.wire_bytes)
+        };
+        self.busy_until = end;
         self.stats.packets += 1;
         self.stats.bytes += packet.wire_bytes as u64;
         self.stats.busy += transmission;
@@ -628,6 +668,10 @@ impl Link {
 
     /// Transmitter busy time within `[0, t]` (for utilization over a window ending at `t`).
     pub fn busy_until_time(&self, t: SimTime) -> SimDuration {
+        if let Some(trace) = &self.trace {
+            // Not contiguous: the credit of the packets that leave after `t`.
+            return self.stats.busy.saturating_sub(trace.busy_after(t));
+        }
         // Work scheduled beyond `t` is one contiguous busy period ending at busy_until.
         self.stats
             .busy
