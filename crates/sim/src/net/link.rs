@@ -482,6 +482,19 @@ impl Link {
         // still pending, then finds the transmitter busy again and does nothing.
         if self.busy_until <= now && backlog > 0 {
             self.serve(now);
+            // On a trace link a packet may fit in what is left of the opportunity at `now`
+            // and leave at once: serve on until the transmitter is busy past `now` (on a
+            // wire every transmission takes time, and this loop never runs).
+            while self.trace.is_some()
+                && self.busy_until <= now
+                && scheduled(&mut self.qdisc).backlog().0 > 0
+            {
+                let sent = self.stats.packets;
+                self.serve(now);
+                if self.stats.packets == sent {
+                    break;
+                }
+            }
         }
         if let Err((packet, reason)) = scheduled(&mut self.qdisc).enqueue(now, packet) {
             self.count_discipline_drop(reason);
@@ -688,6 +701,7 @@ impl Link {
 mod tests {
     use super::*;
     use crate::net::qdisc::{AnyArrivalQdisc, BufferLimit, DropTail, Qdisc};
+    use crate::net::trace::TraceTransmitter;
     use crate::packet::{Ecn, PacketKind};
     use crate::rng::Rng;
     use cclab_scenario::LossModel;
@@ -1140,6 +1154,70 @@ mod tests {
         assert_eq!(fifo.stats.queue_integral, 3_000_000);
         assert_eq!(fifo.stats.queue_delay.mean(), Some(1_000_000.0));
         assert_eq!(fifo.stats.queue_delay.max(), Some(2_000_000));
+    }
+
+    #[test]
+    fn on_a_trace_link_a_scheduled_fifo_behaves_exactly_as_drop_tail() {
+        // The same FIFO run both ways over an irregular mahimahi schedule (opportunities at
+        // 0, 1, 1, 2, 5, 5, 5, 6 and 9 ms, period 9 ms): drop-tail computes each departure
+        // at admission, the scheduled family asks the schedule at dequeue. Packets of 40 to
+        // 1500 bytes share opportunities and leave leftovers that the next packet may or may
+        // not use, so every rule of the schedule is exercised.
+        let schedule = cclab_scenario::trace_link::DeliverySchedule {
+            file: "test".into(),
+            times_ms: vec![0u32, 1, 1, 2, 5, 5, 5, 6, 9].into(),
+        };
+        for limit in [
+            BufferLimit {
+                packets: Some(6),
+                bytes: None,
+            },
+            BufferLimit {
+                packets: None,
+                bytes: Some(5000),
+            },
+        ] {
+            for ends_first in [true, false] {
+                let inputs = inputs(limit.packets.unwrap_or(1) + 40, 3000);
+                let end = at(3_600_000_000_000);
+                let (drop_tail, fifo) = pair(12_032_000, limit, Some(3));
+                let trace = || Some(TraceTransmitter::new(&schedule));
+                let (mut drop_tail, mut fifo) =
+                    (drop_tail.with_trace(trace()), fifo.with_trace(trace()));
+                let mut expected = drive_arrival(&mut drop_tail, &inputs, end);
+                let mut got = drive_scheduled(&mut fifo, &inputs, end, ends_first);
+                expected.drops.sort_unstable_by_key(|&(seq, _)| seq);
+                got.drops.sort_unstable_by_key(|&(seq, _)| seq);
+                let case = format!("{limit:?}, ends first: {ends_first}");
+                if got != expected {
+                    panic!(
+                        "{case}: drops {:?}; probes {:?}",
+                        first_difference(&got.drops, &expected.drops),
+                        first_difference(&got.probes, &expected.probes)
+                    );
+                }
+                let flight = |l: &Link| -> Vec<(SimTime, u64)> {
+                    l.in_flight.iter().map(|(t, p)| (*t, p.seq)).collect()
+                };
+                let (a, b) = (flight(&fifo), flight(&drop_tail));
+                assert_eq!(first_difference(&a, &b), None, "{case}");
+                assert_eq!(a.len(), b.len(), "{case}");
+                assert_eq!(fifo.busy_until, drop_tail.busy_until, "{case}");
+                assert_eq!(fifo.stats, drop_tail.stats, "{case}");
+                let s = &drop_tail.stats;
+                assert!(
+                    s.overflow_drops > 0 && s.max_queue_pkts >= 3,
+                    "{case}: {s:?}"
+                );
+                // Every departure is an opportunity: a whole millisecond.
+                assert!(
+                    drop_tail
+                        .in_flight
+                        .iter()
+                        .all(|(t, _)| (t.as_nanos() - drop_tail.delay.as_nanos()) % 1_000_000 == 0)
+                );
+            }
+        }
     }
 
     // --- Jitter ---
