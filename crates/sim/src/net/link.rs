@@ -159,9 +159,11 @@ pub struct Link {
     /// Delay jitter, if any: boxed, to keep it off the fast path's cache lines.
     jitter: Option<Box<Jitter>>,
     /// A trace-driven link's delivery schedule, which replaces the serialization time
-    /// (`kind = "trace"`); boxed and tested only where a transmission starts, so that wired
-    /// links pay one test of a pointer.
+    /// (`kind = "trace"`); boxed, and reached off the wired fast path only.
     trace: Option<Box<TraceTransmitter>>,
+    /// A scheduled discipline or a trace: `enqueue` takes its out-of-line path (one test of
+    /// this flag on the wired drop-tail path, where the discipline's kind was tested before).
+    off_fast_path: bool,
     /// Scheduled disciplines only: packets dropped (by the discipline or at random) and the
     /// transmission started since the caller last collected them (`take_service`).
     dropped: Vec<(Packet, DropReason)>,
@@ -205,6 +207,7 @@ impl Link {
             in_flight: VecDeque::new(),
             jitter: None,
             trace: None,
+            off_fast_path: false,
             dropped: Vec::new(),
             service: Service::default(),
             track_queue_time: false,
@@ -321,6 +324,7 @@ impl Link {
     /// at the link's rate (which stays the trace's mean rate, for estimates).
     pub fn with_trace(mut self, trace: Option<TraceTransmitter>) -> Self {
         self.trace = trace.map(Box::new);
+        self.off_fast_path = self.leaves_fast_path();
         self
     }
 
@@ -342,7 +346,14 @@ impl Link {
     /// Replace the queue discipline (drop-tail by default).
     pub fn with_qdisc(mut self, qdisc: Qdisc) -> Self {
         self.qdisc = qdisc;
+        self.off_fast_path = self.leaves_fast_path();
         self
+    }
+
+    /// Does `enqueue` leave the wired arrival family's path (a scheduled discipline, or a
+    /// trace)?
+    fn leaves_fast_path(&self) -> bool {
+        matches!(self.qdisc, Qdisc::Scheduled(_)) || self.trace.is_some()
     }
 
     /// Swap the discipline of a link already built (tests run a scenario's bottleneck with a
@@ -350,13 +361,35 @@ impl Link {
     #[cfg(test)]
     pub(crate) fn replace_qdisc(&mut self, qdisc: Qdisc) {
         self.qdisc = qdisc;
+        self.off_fast_path = self.leaves_fast_path();
     }
 
     /// Offer `packet` to the link at `now`.
-    pub fn enqueue(&mut self, now: SimTime, mut packet: Packet) -> Admission {
+    pub fn enqueue(&mut self, now: SimTime, packet: Packet) -> Admission {
+        if self.off_fast_path {
+            return self.enqueue_off_fast_path(now, packet);
+        }
+        self.enqueue_arrival::<false>(now, packet)
+    }
+
+    /// `enqueue` on a link of the scheduled family or a trace link, out of line so that the
+    /// wired arrival family's path stays as it was.
+    #[inline(never)]
+    fn enqueue_off_fast_path(&mut self, now: SimTime, packet: Packet) -> Admission {
         if matches!(self.qdisc, Qdisc::Scheduled(_)) {
             return self.enqueue_scheduled(now, packet);
         }
+        self.enqueue_arrival::<true>(now, packet)
+    }
+
+    /// `enqueue` for the arrival family (drop-tail, RED): the departure is known at
+    /// admission, from the transmitter's rate or (`TRACE`) the link's delivery schedule.
+    #[inline(always)]
+    fn enqueue_arrival<const TRACE: bool>(
+        &mut self,
+        now: SimTime,
+        mut packet: Packet,
+    ) -> Admission {
         self.advance(now);
         let busy = self.busy_until > now;
         let Qdisc::Arrival(qdisc) = &mut self.qdisc else {
@@ -390,11 +423,11 @@ impl Link {
             // First in, first out: the wait is known at admission.
             self.stats.queue_delay.record((start - now).as_nanos());
         }
-        let (end, transmission) = if self.trace.is_none() {
+        let (end, transmission) = if TRACE {
+            self.trace_transmit(start, now, packet.wire_bytes)
+        } else {
             let transmission = self.serialization(packet.wire_bytes, busy);
             (start + transmission, transmission)
-        } else {
-            self.trace_transmit(start, now, packet.wire_bytes)
         };
         self.busy_until = end;
         self.stats.packets += 1;
