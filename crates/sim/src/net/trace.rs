@@ -29,10 +29,6 @@ pub struct TraceTransmitter {
     /// Millisecond timestamps of one period (shared with the scenario).
     times_ms: Arc<[u32]>,
     period_ms: u64,
-    /// Per opportunity, the time it stands for in nanoseconds: the gap since the previous
-    /// distinct timestamp (the start of the period for the first), shared among the
-    /// opportunities at that timestamp. A fully used schedule is busy all the time.
-    share_ns: Box<[u64]>,
     /// The next opportunity not yet used: its period and index.
     cycle: u64,
     index: usize,
@@ -57,25 +53,9 @@ pub struct Transmission {
 
 impl TraceTransmitter {
     pub fn new(schedule: &DeliverySchedule) -> Self {
-        let times = schedule.times_ms.clone();
-        let mut share_ns = vec![0u64; times.len()];
-        let mut group_start = 0;
-        let mut previous_ms = 0u64;
-        while group_start < times.len() {
-            let t = times[group_start];
-            let group_end = group_start + times[group_start..].partition_point(|&x| x == t);
-            let gap_ns = (t as u64 - previous_ms) * NS_PER_MS;
-            let count = (group_end - group_start) as u64;
-            for share in &mut share_ns[group_start..group_end] {
-                *share = gap_ns / count;
-            }
-            previous_ms = t as u64;
-            group_start = group_end;
-        }
         TraceTransmitter {
             period_ms: schedule.period_ms(),
-            times_ms: times,
-            share_ns: share_ns.into_boxed_slice(),
+            times_ms: schedule.times_ms.clone(),
             cycle: 0,
             index: 0,
             last: SimTime::ZERO,
@@ -104,10 +84,27 @@ impl TraceTransmitter {
         self.index = self.times_ms.partition_point(|&t| (t as u64) < offset);
     }
 
+    /// The time opportunity `index` stands for, in nanoseconds: the gap since the previous
+    /// distinct timestamp (the start of the period for the first), shared equally among the
+    /// opportunities at its timestamp, so that a fully used schedule is busy all the time.
+    /// Computed when used (two binary searches) rather than stored: a trace may be millions
+    /// of lines, and every direction of every link using it has its own transmitter.
+    fn share_ns(&self, index: usize) -> u64 {
+        let t = self.times_ms[index];
+        let first = self.times_ms.partition_point(|&x| x < t);
+        let end = self.times_ms.partition_point(|&x| x <= t);
+        let previous = if first == 0 {
+            0
+        } else {
+            self.times_ms[first - 1]
+        };
+        (t - previous) as u64 * NS_PER_MS / (end - first) as u64
+    }
+
     /// Use the next opportunity: its time and share.
     fn take_next(&mut self) -> (SimTime, u64) {
         let at = SimTime::from_nanos(self.next_ms() * NS_PER_MS);
-        let share = self.share_ns[self.index];
+        let share = self.share_ns(self.index);
         self.index += 1;
         if self.index == self.times_ms.len() {
             self.index = 0;
@@ -262,6 +259,15 @@ mod tests {
         // At 30 exactly the one at 30 (the fourth period's first, 3·10 + 0) has gone by: the
         // next one is 40.
         assert_eq!(tx.transmit(ms(30), ms(30), 100).end, ms(40));
+    }
+
+    #[test]
+    fn each_opportunity_stands_for_its_share_of_the_gap_before_it() {
+        // Timestamps 0, 3, 3, 3, 4: the one at 0 follows the period's start (gap 0), the three
+        // at 3 share 3 ms, the one at 4 has 1 ms; together the whole 4 ms period.
+        let tx = transmitter(&[0, 3, 3, 3, 4]);
+        let shares: Vec<u64> = (0..5).map(|i| tx.share_ns(i)).collect();
+        assert_eq!(shares, vec![0, 1_000_000, 1_000_000, 1_000_000, 1_000_000]);
     }
 
     #[test]
