@@ -152,11 +152,6 @@ impl Scoreboard {
 
     /// The cumulative ACK moved to `ack`. Calls `delivered` for each segment that was not
     /// SACKed before (so is delivered by this ACK).
-    ///
-    /// Inlined into `Sender::on_ack` (once per ACK): left to itself, LLVM stopped doing so
-    /// when the simulator crate grew (codegen-unit partitioning), costing 0.7 % more
-    /// instructions on bench-newreno-100mbps.
-    #[inline]
     pub fn acknowledge(&mut self, ack: u64, mut delivered: impl FnMut(&Segment)) {
         debug_assert!(ack <= self.end, "ACK {ack} beyond snd_nxt {}", self.end);
         while self.base < ack {
