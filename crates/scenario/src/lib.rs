@@ -9,6 +9,7 @@ pub mod model;
 pub mod network;
 mod overrides;
 mod parse;
+pub mod path_preset;
 pub mod resources;
 pub mod sweep;
 pub mod trace_link;

@@ -348,20 +348,44 @@ pub(super) fn link(section: &Section, bottleneck: Option<&Link>) -> Result<Link,
             "jitter",
             "ecn_threshold",
         ];
-        known.extend_from_slice(link_kind::extra_keys(link_kind::kind_name(section)?));
+        let kind = link_kind::kind_name(section)?;
+        known.extend_from_slice(link_kind::extra_keys(kind));
+        if kind == "wired" {
+            known.push("preset");
+        }
         section.allow_only(&known)?;
     } else {
         section.allow_only(&["rate", "delay", "queue", "buffer"])?;
     }
+    if bottleneck.is_none()
+        && let Some(table) = path_preset(section)?
+    {
+        return link(
+            &Section {
+                file: section.file,
+                path: section.path.clone(),
+                table: &table,
+            },
+            None,
+        );
+    }
     let kind = link_kind::link_kind(section)?;
     let defaults = bottleneck.map(default_access);
-    let rate_bps = match (section.get("rate"), &defaults) {
-        (None, Some(d)) => d.rate_bps,
-        (None, None) => {
+    let rate_bps = match (section.get("rate"), &defaults, &kind) {
+        // A trace's rate is what its opportunities offer.
+        (None, None, LinkKind::Trace(trace)) => trace.forward.mean_rate_bps(),
+        (Some(_), _, LinkKind::Trace(_)) => {
+            return Err(section.invalid(
+                "rate",
+                "a trace link's rate is its trace's (the mean of its delivery opportunities); remove `rate`",
+            ));
+        }
+        (None, Some(d), _) => d.rate_bps,
+        (None, None, _) => {
             return Err(section.invalid("rate", "missing; write e.g. rate = \"100Mbps\""));
         }
-        (Some(Value::String(s)), _) => parse_rate(s).map_err(|m| section.invalid("rate", &m))?,
-        (Some(_), _) => {
+        (Some(Value::String(s)), _, _) => parse_rate(s).map_err(|m| section.invalid("rate", &m))?,
+        (Some(_), _, _) => {
             return Err(section.invalid("rate", "must be a string with a unit, e.g. \"100Mbps\""));
         }
     };
@@ -437,6 +461,44 @@ pub(super) fn link(section: &Section, bottleneck: Option<&Link>) -> Result<Link,
         jitter,
         ecn_threshold,
     })
+}
+
+/// A wired link table with `preset = "pantheon-..."`: the preset's keys, overridden by the
+/// table's own (without `preset`). `None`: no preset (or one of another kind's, such as Wi-Fi's).
+pub(super) fn path_preset(section: &Section) -> Result<Option<Table>, ScenarioError> {
+    let Some(value) = section.get("preset") else {
+        return Ok(None);
+    };
+    if link_kind::kind_name(section)? != "wired" {
+        return Ok(None);
+    }
+    let names = || {
+        crate::path_preset::PATH_PRESETS
+            .iter()
+            .map(|p| p.name)
+            .collect::<Vec<_>>()
+    };
+    let preset = match value {
+        Value::String(name) => crate::path_preset::find_path_preset(name).ok_or_else(|| {
+            let hint = did_you_mean(name, names())
+                .map(|s| format!("did you mean \"{s}\"?"))
+                .unwrap_or_else(|| format!("known: {}", names().join(", ")));
+            section.invalid("preset", &format!("unknown path preset `{name}`; {hint}"))
+        })?,
+        _ => {
+            return Err(section.invalid(
+                "preset",
+                &format!("must be a preset name: {}", names().join(", ")),
+            ));
+        }
+    };
+    let mut table = preset.keys();
+    for (key, value) in section.table {
+        if key != "preset" {
+            table.insert(key.clone(), value.clone());
+        }
+    }
+    Ok(Some(table))
 }
 
 /// A byte buffer smaller than one packet, or a BDP multiple that rounds to no packet, would

@@ -4,8 +4,9 @@
 use toml::{Table, Value};
 
 use super::section::Section;
-use super::{default_access, link};
+use super::{default_access, link, path_preset};
 use crate::error::ScenarioError;
+use crate::link_kind::LinkKind;
 use crate::model::*;
 
 /// Most nodes a graph may have (a minimum-hop route crosses at most nodes − 1 links).
@@ -48,6 +49,13 @@ fn dumbbell(section: &Section) -> Result<Dumbbell, ScenarioError> {
         )
     })?;
     let forward_table = without(bottleneck_section.table, &["reverse"]);
+    // A path preset's keys are the forward direction's, and the reverse's defaults.
+    let forward_table = path_preset(&Section {
+        file: section.file,
+        path: bottleneck_section.path.clone(),
+        table: &forward_table,
+    })?
+    .unwrap_or(forward_table);
     let forward = Section {
         file: section.file,
         path: bottleneck_section.path.clone(),
@@ -66,6 +74,19 @@ fn dumbbell(section: &Section) -> Result<Dumbbell, ScenarioError> {
             for key in ["rate", "delay", "buffer"] {
                 if let (None, Some(value)) = (table.get(key), forward_table.get(key)) {
                     table.insert(key.to_string(), value.clone());
+                }
+            }
+            if let LinkKind::Trace(trace) = &bottleneck.kind {
+                if trace.reverse.is_some() {
+                    return Err(bottleneck_section.invalid(
+                        "reverse",
+                        "a trace bottleneck's reverse direction is either `reverse_trace` or a `reverse` table, not both",
+                    ));
+                }
+                // A wired reverse direction defaults to the trace's mean rate.
+                if table.get("rate").is_none() {
+                    let rate = format!("{}bps", bottleneck.rate_bps);
+                    table.insert("rate".into(), Value::String(rate));
                 }
             }
             let filled = Section {

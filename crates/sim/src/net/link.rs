@@ -28,6 +28,7 @@ use super::qdisc::{
     AnyArrivalQdisc, AnyScheduledQdisc, ArrivalContext, ArrivalQdisc, BufferLimit, Dequeued,
     DropTail, Qdisc, ScheduledQdisc, Verdict,
 };
+use super::trace::TraceTransmitter;
 use crate::event::Event;
 use crate::histogram::Histogram;
 use crate::packet::{Packet, PacketKind};
@@ -157,6 +158,12 @@ pub struct Link {
     in_flight: VecDeque<(SimTime, Packet)>,
     /// Delay jitter, if any: boxed, to keep it off the fast path's cache lines.
     jitter: Option<Box<Jitter>>,
+    /// A trace-driven link's delivery schedule, which replaces the serialization time
+    /// (`kind = "trace"`); boxed, and reached off the wired fast path only.
+    trace: Option<Box<TraceTransmitter>>,
+    /// A scheduled discipline or a trace: `enqueue` takes its out-of-line path (one test of
+    /// this flag on the wired drop-tail path, where the discipline's kind was tested before).
+    off_fast_path: bool,
     /// Scheduled disciplines only: packets dropped (by the discipline or at random) and the
     /// transmission started since the caller last collected them (`take_service`).
     dropped: Vec<(Packet, DropReason)>,
@@ -199,6 +206,8 @@ impl Link {
             waiting_bytes: 0,
             in_flight: VecDeque::new(),
             jitter: None,
+            trace: None,
+            off_fast_path: false,
             dropped: Vec::new(),
             service: Service::default(),
             track_queue_time: false,
@@ -294,6 +303,31 @@ impl Link {
         SimDuration::from_nanos(numerator / self.rate_bps)
     }
 
+    /// A trace link's transmission of a packet that arrived at `arrival` and starts at
+    /// `start` (the transmitter is free): when it ends, and the busy time it used.
+    #[cold]
+    #[inline(never)]
+    fn trace_transmit(
+        &mut self,
+        start: SimTime,
+        arrival: SimTime,
+        bytes: u32,
+    ) -> (SimTime, SimDuration) {
+        let Some(trace) = self.trace.as_deref_mut() else {
+            unreachable!("called only for a trace link")
+        };
+        let transmission = trace.transmit(start, arrival, bytes);
+        (transmission.end, transmission.busy)
+    }
+
+    /// Send packets at the delivery opportunities of `trace` instead of serializing them
+    /// at the link's rate (which stays the trace's mean rate, for estimates).
+    pub fn with_trace(mut self, trace: Option<TraceTransmitter>) -> Self {
+        self.trace = trace.map(Box::new);
+        self.off_fast_path = self.leaves_fast_path();
+        self
+    }
+
     /// Drop a packet before it reaches the queue (scenario `drop` list).
     pub fn force_drop(&mut self) -> Admission {
         self.stats.forced_drops += 1;
@@ -312,7 +346,14 @@ impl Link {
     /// Replace the queue discipline (drop-tail by default).
     pub fn with_qdisc(mut self, qdisc: Qdisc) -> Self {
         self.qdisc = qdisc;
+        self.off_fast_path = self.leaves_fast_path();
         self
+    }
+
+    /// Does `enqueue` leave the wired arrival family's path (a scheduled discipline, or a
+    /// trace)?
+    fn leaves_fast_path(&self) -> bool {
+        matches!(self.qdisc, Qdisc::Scheduled(_)) || self.trace.is_some()
     }
 
     /// Swap the discipline of a link already built (tests run a scenario's bottleneck with a
@@ -320,13 +361,35 @@ impl Link {
     #[cfg(test)]
     pub(crate) fn replace_qdisc(&mut self, qdisc: Qdisc) {
         self.qdisc = qdisc;
+        self.off_fast_path = self.leaves_fast_path();
     }
 
     /// Offer `packet` to the link at `now`.
-    pub fn enqueue(&mut self, now: SimTime, mut packet: Packet) -> Admission {
+    pub fn enqueue(&mut self, now: SimTime, packet: Packet) -> Admission {
+        if self.off_fast_path {
+            return self.enqueue_off_fast_path(now, packet);
+        }
+        self.enqueue_arrival::<false>(now, packet)
+    }
+
+    /// `enqueue` on a link of the scheduled family or a trace link, out of line so that the
+    /// wired arrival family's path stays as it was.
+    #[inline(never)]
+    fn enqueue_off_fast_path(&mut self, now: SimTime, packet: Packet) -> Admission {
         if matches!(self.qdisc, Qdisc::Scheduled(_)) {
             return self.enqueue_scheduled(now, packet);
         }
+        self.enqueue_arrival::<true>(now, packet)
+    }
+
+    /// `enqueue` for the arrival family (drop-tail, RED): the departure is known at
+    /// admission, from the transmitter's rate or (`TRACE`) the link's delivery schedule.
+    #[inline(always)]
+    fn enqueue_arrival<const TRACE: bool>(
+        &mut self,
+        now: SimTime,
+        mut packet: Packet,
+    ) -> Admission {
         self.advance(now);
         let busy = self.busy_until > now;
         let Qdisc::Arrival(qdisc) = &mut self.qdisc else {
@@ -360,8 +423,13 @@ impl Link {
             // First in, first out: the wait is known at admission.
             self.stats.queue_delay.record((start - now).as_nanos());
         }
-        let transmission = self.serialization(packet.wire_bytes, busy);
-        self.busy_until = start + transmission;
+        let (end, transmission) = if TRACE {
+            self.trace_transmit(start, now, packet.wire_bytes)
+        } else {
+            let transmission = self.serialization(packet.wire_bytes, busy);
+            (start + transmission, transmission)
+        };
+        self.busy_until = end;
         self.stats.packets += 1;
         self.stats.bytes += packet.wire_bytes as u64;
         self.stats.busy += transmission;
@@ -447,6 +515,19 @@ impl Link {
         // still pending, then finds the transmitter busy again and does nothing.
         if self.busy_until <= now && backlog > 0 {
             self.serve(now);
+            // On a trace link a packet may fit in what is left of the opportunity at `now`
+            // and leave at once: serve on until the transmitter is busy past `now` (on a
+            // wire every transmission takes time, and this loop never runs).
+            while self.trace.is_some()
+                && self.busy_until <= now
+                && scheduled(&mut self.qdisc).backlog().0 > 0
+            {
+                let sent = self.stats.packets;
+                self.serve(now);
+                if self.stats.packets == sent {
+                    break;
+                }
+            }
         }
         if let Err((packet, reason)) = scheduled(&mut self.qdisc).enqueue(now, packet) {
             self.count_discipline_drop(reason);
@@ -522,8 +603,13 @@ impl Link {
                 .queue_delay
                 .record((now - enqueued_at).as_nanos());
         }
-        let transmission = self.serialization(packet.wire_bytes, back_to_back);
-        self.busy_until = now + transmission;
+        let (end, transmission) = if self.trace.is_none() {
+            let transmission = self.serialization(packet.wire_bytes, back_to_back);
+            (now + transmission, transmission)
+        } else {
+            self.trace_transmit(now, enqueued_at, packet.wire_bytes)
+        };
+        self.busy_until = end;
         self.stats.packets += 1;
         self.stats.bytes += packet.wire_bytes as u64;
         self.stats.busy += transmission;
@@ -628,6 +714,10 @@ impl Link {
 
     /// Transmitter busy time within `[0, t]` (for utilization over a window ending at `t`).
     pub fn busy_until_time(&self, t: SimTime) -> SimDuration {
+        if let Some(trace) = &self.trace {
+            // Not contiguous: the credit of the packets that leave after `t`.
+            return self.stats.busy.saturating_sub(trace.busy_after(t));
+        }
         // Work scheduled beyond `t` is one contiguous busy period ending at busy_until.
         self.stats
             .busy
@@ -644,6 +734,7 @@ impl Link {
 mod tests {
     use super::*;
     use crate::net::qdisc::{AnyArrivalQdisc, BufferLimit, DropTail, Qdisc};
+    use crate::net::trace::TraceTransmitter;
     use crate::packet::{Ecn, PacketKind};
     use crate::rng::Rng;
     use cclab_scenario::LossModel;
@@ -1096,6 +1187,70 @@ mod tests {
         assert_eq!(fifo.stats.queue_integral, 3_000_000);
         assert_eq!(fifo.stats.queue_delay.mean(), Some(1_000_000.0));
         assert_eq!(fifo.stats.queue_delay.max(), Some(2_000_000));
+    }
+
+    #[test]
+    fn on_a_trace_link_a_scheduled_fifo_behaves_exactly_as_drop_tail() {
+        // The same FIFO run both ways over an irregular mahimahi schedule (opportunities at
+        // 0, 1, 1, 2, 5, 5, 5, 6 and 9 ms, period 9 ms): drop-tail computes each departure
+        // at admission, the scheduled family asks the schedule at dequeue. Packets of 40 to
+        // 1500 bytes share opportunities and leave leftovers that the next packet may or may
+        // not use, so every rule of the schedule is exercised.
+        let schedule = cclab_scenario::trace_link::DeliverySchedule {
+            file: "test".into(),
+            times_ms: vec![0u32, 1, 1, 2, 5, 5, 5, 6, 9].into(),
+        };
+        for limit in [
+            BufferLimit {
+                packets: Some(6),
+                bytes: None,
+            },
+            BufferLimit {
+                packets: None,
+                bytes: Some(5000),
+            },
+        ] {
+            for ends_first in [true, false] {
+                let inputs = inputs(limit.packets.unwrap_or(1) + 40, 3000);
+                let end = at(3_600_000_000_000);
+                let (drop_tail, fifo) = pair(12_032_000, limit, Some(3));
+                let trace = || Some(TraceTransmitter::new(&schedule));
+                let (mut drop_tail, mut fifo) =
+                    (drop_tail.with_trace(trace()), fifo.with_trace(trace()));
+                let mut expected = drive_arrival(&mut drop_tail, &inputs, end);
+                let mut got = drive_scheduled(&mut fifo, &inputs, end, ends_first);
+                expected.drops.sort_unstable_by_key(|&(seq, _)| seq);
+                got.drops.sort_unstable_by_key(|&(seq, _)| seq);
+                let case = format!("{limit:?}, ends first: {ends_first}");
+                if got != expected {
+                    panic!(
+                        "{case}: drops {:?}; probes {:?}",
+                        first_difference(&got.drops, &expected.drops),
+                        first_difference(&got.probes, &expected.probes)
+                    );
+                }
+                let flight = |l: &Link| -> Vec<(SimTime, u64)> {
+                    l.in_flight.iter().map(|(t, p)| (*t, p.seq)).collect()
+                };
+                let (a, b) = (flight(&fifo), flight(&drop_tail));
+                assert_eq!(first_difference(&a, &b), None, "{case}");
+                assert_eq!(a.len(), b.len(), "{case}");
+                assert_eq!(fifo.busy_until, drop_tail.busy_until, "{case}");
+                assert_eq!(fifo.stats, drop_tail.stats, "{case}");
+                let s = &drop_tail.stats;
+                assert!(
+                    s.overflow_drops > 0 && s.max_queue_pkts >= 3,
+                    "{case}: {s:?}"
+                );
+                // Every departure is an opportunity: a whole millisecond.
+                assert!(
+                    drop_tail
+                        .in_flight
+                        .iter()
+                        .all(|(t, _)| (t.as_nanos() - drop_tail.delay.as_nanos()) % 1_000_000 == 0)
+                );
+            }
+        }
     }
 
     // --- Jitter ---

@@ -18,7 +18,7 @@ use crate::net::loss::LossProcess;
 use crate::net::network::{LinkRole, Network};
 use crate::net::qdisc::{Qdisc, QdiscEnv};
 use crate::rng::Rng;
-use crate::topology::buffer_limit;
+use crate::topology::{buffer_limit, trace_transmitter};
 
 /// Link ids of the two bottleneck directions.
 pub const BOTTLENECK: u32 = 0;
@@ -63,7 +63,8 @@ pub fn build(scenario: &Scenario, topology: &Dumbbell) -> Network {
         )
         .track_queue_time()
         .with_qdisc(qdisc)
-        .with_jitter(bottleneck_jitter("bottleneck")),
+        .with_jitter(bottleneck_jitter("bottleneck"))
+        .with_trace(trace_transmitter(&topology.bottleneck, false)),
         LinkRole::Core,
     );
     let carries_data = scenario
@@ -80,7 +81,8 @@ pub fn build(scenario: &Scenario, topology: &Dumbbell) -> Network {
             reverse_data_loss,
             reverse_ack_loss,
         )
-        .with_jitter(bottleneck_jitter("bottleneck-reverse")),
+        .with_jitter(bottleneck_jitter("bottleneck-reverse"))
+        .with_trace(trace_transmitter(&topology.bottleneck, true)),
         // The bottleneck's `loss`, `ack_loss` and `jitter` apply to both directions. Its own rate, delay, buffer and queue; a BDP buffer is its own rate × base RTT.
         Some(config) => {
             let (packets, bytes) = scenario.buffer_limit_at(

@@ -10,7 +10,9 @@
 use cclab_scenario::{Graph, Scenario};
 
 use crate::net::network::{LinkRole, Network};
-use crate::topology::{add_routed_flows, core_link, longest_rtts, shortest_path};
+use crate::topology::{
+    add_routed_flows, core_link, longest_rtts, shortest_path, trace_transmitter,
+};
 
 /// One-way link ids of a route from `from` over `edges` (listed-link indexes in travel
 /// order), with the ids of the opposite directions in reverse order (the ACK path).
@@ -61,11 +63,14 @@ pub fn build(scenario: &Scenario, graph: &Graph) -> Network {
     let mut network = Network::with_capacity(2 * edges.len() + 4 * flow_count, flow_count, 0);
     for (e, l) in graph.links.iter().enumerate() {
         let (a, b) = (&graph.nodes[l.between.0], &graph.nodes[l.between.1]);
-        for (name, rtt) in [
-            (format!("{a}-{b}"), rtts[2 * e]),
-            (format!("{b}-{a}"), rtts[2 * e + 1]),
+        // A trace link: "a-b" follows `trace`, "b-a" `reverse_trace`.
+        for (name, rtt, reverse) in [
+            (format!("{a}-{b}"), rtts[2 * e], false),
+            (format!("{b}-{a}"), rtts[2 * e + 1], true),
         ] {
-            let id = network.add_link(core_link(scenario, name, &l.link, rtt), LinkRole::Core);
+            let link = core_link(scenario, name, &l.link, rtt)
+                .with_trace(trace_transmitter(&l.link, reverse));
+            let id = network.add_link(link, LinkRole::Core);
             network.report(id);
         }
     }

@@ -13,13 +13,16 @@ pub use max_min::max_min_shares;
 pub use routing::shortest_path;
 
 use cclab_cc::SimDuration;
-use cclab_scenario::{Buffer, Link as LinkConfig, LossModel, Scenario, Topology, bdp_bytes};
+use cclab_scenario::{
+    Buffer, Link as LinkConfig, LinkKind, LossModel, Scenario, Topology, bdp_bytes,
+};
 
 use crate::net::jitter::JitterProcess;
 use crate::net::link::Link;
 use crate::net::loss::LossProcess;
 use crate::net::network::{LinkRole, Network};
 use crate::net::qdisc::{BufferLimit, Qdisc, QdiscEnv};
+use crate::net::trace::TraceTransmitter;
 use crate::rng::Rng;
 
 /// Build the network of `scenario`.
@@ -35,6 +38,17 @@ pub fn build(scenario: &Scenario) -> Network {
 pub(crate) fn buffer_limit(scenario: &Scenario, buffer: Buffer) -> BufferLimit {
     let (packets, bytes) = scenario.buffer_limit(buffer);
     BufferLimit { packets, bytes }
+}
+
+/// The delivery schedule of a trace link's direction (`reverse`: its `reverse_trace`);
+/// `None` for other kinds, and for a reverse direction without its own trace (a wired link at
+/// the trace's mean rate).
+pub(crate) fn trace_transmitter(config: &LinkConfig, reverse: bool) -> Option<TraceTransmitter> {
+    match &config.kind {
+        LinkKind::Trace(trace) if reverse => trace.reverse.as_ref().map(TraceTransmitter::new),
+        LinkKind::Trace(trace) => Some(TraceTransmitter::new(&trace.forward)),
+        _ => None,
+    }
 }
 
 /// A shared link of a parking lot or graph, reported in the outputs. Its BDP (for

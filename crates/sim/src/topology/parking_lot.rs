@@ -10,7 +10,7 @@
 use cclab_scenario::{ParkingLot, Scenario};
 
 use crate::net::network::{LinkRole, Network};
-use crate::topology::{add_routed_flows, core_link, longest_rtts};
+use crate::topology::{add_routed_flows, core_link, longest_rtts, trace_transmitter};
 
 /// Each group's route in core-link indexes (= link ids): forward hops are 0..hops, their
 /// reverse directions hops..2·hops.
@@ -45,7 +45,8 @@ pub fn build(scenario: &Scenario, topology: &ParkingLot) -> Network {
     let mut network = Network::with_capacity(2 * hops + 4 * flow_count, flow_count, 0);
     for (i, config) in topology.hops.iter().enumerate() {
         let id = network.add_link(
-            core_link(scenario, format!("hop{}", i + 1), config, rtts[i]),
+            core_link(scenario, format!("hop{}", i + 1), config, rtts[i])
+                .with_trace(trace_transmitter(config, false)),
             LinkRole::Core,
         );
         network.report(id);
@@ -57,7 +58,8 @@ pub fn build(scenario: &Scenario, topology: &ParkingLot) -> Network {
                 format!("hop{}-reverse", i + 1),
                 config,
                 rtts[hops + i],
-            ),
+            )
+            .with_trace(trace_transmitter(config, true)),
             LinkRole::Core,
         );
     }
