@@ -10,6 +10,7 @@ use crate::event::{Event, EventQueue, TimerAction, TimerSlot};
 use crate::net::link::{Admission, Link, LinkStats};
 use crate::net::network::{LinkRole, Network, Routes, drop_location};
 use crate::net::qdisc::DropReason;
+use crate::net::wifi::Medium;
 use crate::packet::{Packet, PacketKind};
 use crate::result::{DataRoutes, FlowCounters, FlowResult, LinkResult, RunResult};
 use crate::rng::Rng;
@@ -94,6 +95,8 @@ pub struct Simulation {
     /// happened, handed to the sink at each tick like the packet log; reused.
     event_log: Vec<FlowEvent>,
     window_start: SimTime,
+    /// The Wi-Fi medium, if the bottleneck is a Wi-Fi link.
+    wifi: Option<Box<Medium>>,
     /// Per reported link: its counters and busy time when the steady-state window opened.
     reported_at_window_start: Vec<(LinkStats, SimDuration)>,
 }
@@ -123,6 +126,7 @@ impl Simulation {
             reported,
             hops,
             routes,
+            wifi,
         } = crate::topology::build(scenario);
         let mut flows = Vec::with_capacity(scenario.flow_count());
         // Sorted, so that marking each of 100 000 flows is a binary search, not a scan.
@@ -258,6 +262,7 @@ impl Simulation {
             packet_log: Vec::new(),
             event_log: Vec::new(),
             window_start,
+            wifi,
             reported_at_window_start,
         }
     }
@@ -308,6 +313,7 @@ impl Simulation {
                 self.links[link as usize].on_transmitted(self.now);
                 self.after_service(link);
             }
+            Event::WifiMedium(generation) => self.on_wifi_medium(generation),
             Event::FlowStart(id) => {
                 let flow = &mut self.flows[id as usize];
                 flow.started = true;
@@ -533,6 +539,44 @@ impl Simulation {
             self.count_drop(&packet);
         }
         self.link_drops = dropped;
+        if let Some(medium) = self.wifi.as_deref_mut()
+            && medium.carries(link)
+        {
+            medium.on_backlog(self.now, link, &mut self.links);
+            self.after_medium();
+        }
+    }
+
+    /// The Wi-Fi medium's event (a rare kind of link: out of the event loop's way).
+    #[cold]
+    #[inline(never)]
+    fn on_wifi_medium(&mut self, generation: u32) {
+        if let Some(medium) = self.wifi.as_deref_mut() {
+            medium.on_event(self.now, generation, &mut self.links);
+            self.after_medium();
+        }
+    }
+
+    /// Act on what the Wi-Fi medium did: schedule its next event and the deliveries of the
+    /// frames it got through, and account the frames it lost.
+    fn after_medium(&mut self) {
+        let Some(medium) = self.wifi.as_deref_mut() else {
+            return;
+        };
+        let mut outcome = std::mem::take(&mut medium.outcome);
+        if let Some((at, generation)) = outcome.next.take() {
+            self.queue.schedule(at, Event::WifiMedium(generation));
+        }
+        for (link, arrival) in outcome.deliveries.drain(..) {
+            let event = self.links[link as usize].delivery_event(link);
+            self.queue.schedule(arrival, event);
+        }
+        for (packet, _) in outcome.drops.drain(..) {
+            self.count_drop(&packet);
+        }
+        if let Some(medium) = self.wifi.as_deref_mut() {
+            medium.outcome = outcome; // its buffers, for reuse
+        }
     }
 
     /// Account a dropped packet to its flow (rare: kept off the forwarding path).

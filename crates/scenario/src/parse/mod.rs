@@ -347,6 +347,11 @@ pub(super) fn link(section: &Section, bottleneck: Option<&Link>) -> Result<Link,
     let defaults = bottleneck.map(default_access);
     let rate_bps = match (section.get("rate"), &defaults) {
         (None, Some(d)) => d.rate_bps,
+        // A Wi-Fi link's nominal rate is its PHY rate (its kind refuses `rate`).
+        (None, None) if matches!(kind, LinkKind::Wifi(_)) => match &kind {
+            LinkKind::Wifi(wifi) => wifi.phy_rate_bps,
+            _ => unreachable!("matched as Wi-Fi above"),
+        },
         (None, None) => {
             return Err(section.invalid("rate", "missing; write e.g. rate = \"100Mbps\""));
         }

@@ -28,6 +28,7 @@ use super::qdisc::{
     AnyArrivalQdisc, AnyScheduledQdisc, ArrivalContext, ArrivalQdisc, BufferLimit, Dequeued,
     DropTail, Qdisc, ScheduledQdisc, Verdict,
 };
+use super::wifi::{Aggregate, WifiQueue};
 use crate::event::Event;
 use crate::histogram::Histogram;
 use crate::packet::{Packet, PacketKind};
@@ -165,6 +166,10 @@ pub struct Link {
     /// cost a memory write per queue change and per packet, and access links change theirs
     /// with every packet).
     track_queue_time: bool,
+    /// A direction of a Wi-Fi link: its frames wait here for the shared medium
+    /// (`net::wifi`), which sends them instead of a transmitter of fixed rate. Boxed, and
+    /// tested once per packet, to keep wired links' fast path as it was.
+    wifi: Option<Box<WifiQueue>>,
     pub stats: LinkStats,
 }
 
@@ -202,6 +207,7 @@ impl Link {
             dropped: Vec::new(),
             service: Service::default(),
             track_queue_time: false,
+            wifi: None,
             stats: LinkStats::default(),
         }
     }
@@ -261,6 +267,11 @@ impl Link {
 
     /// Queue occupancy at `now` (packets, bytes), excluding the packet being transmitted.
     pub fn queue_at(&mut self, now: SimTime) -> (u64, u64) {
+        if let Some(wifi) = &self.wifi {
+            let waiting = wifi.waiting();
+            self.integrate_with(now, waiting.0 as usize);
+            return waiting;
+        }
         if let Qdisc::Scheduled(qdisc) = &self.qdisc {
             let backlog = qdisc.backlog();
             self.integrate_with(now, backlog.0 as usize);
@@ -324,6 +335,9 @@ impl Link {
 
     /// Offer `packet` to the link at `now`.
     pub fn enqueue(&mut self, now: SimTime, mut packet: Packet) -> Admission {
+        if self.wifi.is_some() {
+            return self.enqueue_wifi(now, packet);
+        }
         if matches!(self.qdisc, Qdisc::Scheduled(_)) {
             return self.enqueue_scheduled(now, packet);
         }
@@ -610,7 +624,8 @@ impl Link {
             Qdisc::Scheduled(qdisc) => qdisc.backlog().0,
         };
         let reordering = self.jitter.as_ref().map_or(0, |j| j.wire.len());
-        self.in_flight.len() as u64 + held + reordering as u64
+        let wifi = self.wifi.as_ref().map_or(0, |w| w.held());
+        self.in_flight.len() as u64 + held + reordering as u64 + wifi
     }
 
     /// Time the transmitter needs at `now` to send everything admitted so far.
@@ -632,6 +647,87 @@ impl Link {
         self.stats
             .busy
             .saturating_sub(self.busy_until.saturating_since(t))
+    }
+
+    // --- A direction of a Wi-Fi link (`net::wifi`): the medium sends, not the link ---
+
+    /// Make this link a direction of a Wi-Fi medium, with `queue` as its queue.
+    pub fn with_wifi(mut self, queue: WifiQueue) -> Self {
+        self.wifi = Some(Box::new(queue));
+        self
+    }
+
+    /// Offer `packet` to a Wi-Fi direction's queue at `now`; the medium sends it later.
+    #[cold]
+    #[inline(never)]
+    fn enqueue_wifi(&mut self, now: SimTime, packet: Packet) -> Admission {
+        let waiting = self.wifi_queue().waiting().0 as usize;
+        self.integrate_with(now, waiting);
+        let wifi = self.wifi_queue();
+        let verdict = wifi.enqueue(now, packet);
+        let scheduled_marks = wifi.scheduled_ce_marks();
+        let waiting = wifi.waiting().0 as usize;
+        match verdict {
+            Ok(marked) => self.stats.ce_marks += marked as u64,
+            Err((packet, reason)) => {
+                self.count_discipline_drop(reason);
+                self.dropped.push((packet, reason));
+            }
+        }
+        if let Some(marks) = scheduled_marks {
+            self.stats.ce_marks = marks;
+        }
+        self.note_queue_length(waiting);
+        Admission::Scheduled
+    }
+
+    /// This Wi-Fi direction's queue. Called by its medium only, which holds Wi-Fi links only.
+    pub(crate) fn wifi_queue(&mut self) -> &mut WifiQueue {
+        self.wifi
+            .as_deref_mut()
+            .expect("the Wi-Fi medium holds the links it built as Wi-Fi directions")
+    }
+
+    /// The medium gives this direction a transmission at `now`: the frames it carries,
+    /// counted into the link's statistics as they leave the queue.
+    pub(crate) fn wifi_take(
+        &mut self,
+        now: SimTime,
+        config: &cclab_scenario::WifiConfig,
+    ) -> Aggregate {
+        let waiting = self.wifi_queue().waiting().0 as usize;
+        self.integrate_with(now, waiting);
+        let dropped_before = self.dropped.len();
+        let wifi = self
+            .wifi
+            .as_deref_mut()
+            .expect("the Wi-Fi medium holds the links it built as Wi-Fi directions");
+        let aggregate = wifi.take_aggregate(
+            now,
+            config,
+            &mut self.stats,
+            self.track_queue_time,
+            &mut self.dropped,
+        );
+        for i in dropped_before..self.dropped.len() {
+            self.count_discipline_drop(self.dropped[i].1);
+        }
+        aggregate
+    }
+
+    /// The medium occupied by this direction from `start` to `end` (utilization's busy time).
+    pub(crate) fn note_airtime(&mut self, start: SimTime, end: SimTime) {
+        self.stats.busy += end - start;
+        self.busy_until = self.busy_until.max(end);
+    }
+
+    /// A frame received at the far end of the medium at `departure` propagates for the
+    /// link's delay; returns the time of the delivery event to schedule, if it needs one.
+    pub(crate) fn send_over_air(&mut self, departure: SimTime, packet: Packet) -> Option<SimTime> {
+        let arrival = departure + self.delay;
+        let first_in_flight = self.in_flight.is_empty();
+        self.in_flight.push_back((arrival, packet));
+        first_in_flight.then_some(arrival)
     }
 
     /// Close the queue-length integral at `end`.

@@ -5,3 +5,4 @@ pub mod link;
 pub mod loss;
 pub mod network;
 pub mod qdisc;
+pub mod wifi;
