@@ -791,6 +791,7 @@ impl Simulation {
                     stats: link.stats.clone(),
                     at_window_start,
                     busy_at_window_start,
+                    wifi: link.is_wifi(),
                 }
             })
             .collect();

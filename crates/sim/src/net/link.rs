@@ -28,7 +28,7 @@ use super::qdisc::{
     AnyArrivalQdisc, AnyScheduledQdisc, ArrivalContext, ArrivalQdisc, BufferLimit, Dequeued,
     DropTail, Qdisc, ScheduledQdisc, Verdict,
 };
-use super::wifi::{Aggregate, WifiQueue};
+use super::wifi::{Aggregate, WifiCounters, WifiQueue};
 use crate::event::Event;
 use crate::histogram::Histogram;
 use crate::packet::{Packet, PacketKind};
@@ -84,6 +84,8 @@ pub struct LinkStats {
     /// Each packet's time in the queue (nanoseconds), from its arrival to the start of its
     /// transmission; 0 for one that found the transmitter idle. Reported links only.
     pub queue_delay: Histogram,
+    /// A Wi-Fi direction's MAC counters (all zero on a wired link).
+    pub wifi: WifiCounters,
 }
 
 impl LinkStats {
@@ -111,6 +113,7 @@ impl LinkStats {
             max_queue_pkts: queue_time_ns.iter().rposition(|&t| t > 0).unwrap_or(0) as u64,
             queue_time_ns,
             queue_delay: self.queue_delay.since(&earlier.queue_delay),
+            wifi: self.wifi.since(&earlier.wifi),
         }
     }
 }
@@ -715,16 +718,27 @@ impl Link {
         aggregate
     }
 
+    /// Is this a direction of a Wi-Fi link?
+    pub fn is_wifi(&self) -> bool {
+        self.wifi.is_some()
+    }
+
     /// The medium occupied by this direction from `start` to `end` (utilization's busy time).
     pub(crate) fn note_airtime(&mut self, start: SimTime, end: SimTime) {
         self.stats.busy += end - start;
         self.busy_until = self.busy_until.max(end);
     }
 
-    /// A frame received at the far end of the medium at `departure` propagates for the
-    /// link's delay; returns the time of the delivery event to schedule, if it needs one.
-    pub(crate) fn send_over_air(&mut self, departure: SimTime, packet: Packet) -> Option<SimTime> {
-        let arrival = departure + self.delay;
+    /// A frame received at the far end of the medium at `departure` and handed on at `now`
+    /// (when its transmission's block ACK is done) propagates for the link's delay, arriving
+    /// no earlier than `now`; returns the time of the delivery event to schedule, if needed.
+    pub(crate) fn send_over_air(
+        &mut self,
+        now: SimTime,
+        departure: SimTime,
+        packet: Packet,
+    ) -> Option<SimTime> {
+        let arrival = (departure + self.delay).max(now);
         let first_in_flight = self.in_flight.is_empty();
         self.in_flight.push_back((arrival, packet));
         first_in_flight.then_some(arrival)

@@ -230,8 +230,10 @@ impl Medium {
             let delivered = &mut self.delivered;
             let drops = &mut self.outcome.drops;
             let mut lost = 0;
+            let mut counters = link.stats.wifi;
             let acknowledged = link.wifi_queue().finish_transmission(
                 &self.config,
+                &mut counters,
                 collided,
                 || rng.chance(error_rate),
                 |packet| {
@@ -240,9 +242,10 @@ impl Medium {
                 },
                 |packet| delivered.push(packet),
             );
+            link.stats.wifi = counters;
             link.stats.random_losses += lost;
             for packet in self.delivered.drain(..) {
-                if let Some(arrival) = link.send_over_air(ppdu_end, packet) {
+                if let Some(arrival) = link.send_over_air(now, ppdu_end, packet) {
                     self.outcome.deliveries.push((link_id, arrival));
                 }
             }

@@ -7,6 +7,8 @@
 pub mod airtime;
 pub mod medium;
 pub mod queue;
+#[cfg(test)]
+mod tests;
 
 pub use medium::{Medium, MediumOutcome};
 pub use queue::{Aggregate, WifiCounters, WifiQueue};

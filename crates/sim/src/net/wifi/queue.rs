@@ -23,7 +23,7 @@ use crate::net::qdisc::{
 };
 use crate::packet::Packet;
 
-/// Counters of a Wi-Fi direction over the whole run, all monotone.
+/// Counters of a Wi-Fi direction (in its link's `LinkStats`), all monotone.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct WifiCounters {
     /// Transmissions (A-MPDUs) this direction sent, collided ones included.
@@ -36,6 +36,19 @@ pub struct WifiCounters {
     pub collisions: u64,
     /// Frames dropped after `retry_limit + 1` failed attempts.
     pub retry_drops: u64,
+}
+
+impl WifiCounters {
+    /// The counts since `earlier`, a snapshot of these.
+    pub fn since(&self, earlier: &WifiCounters) -> WifiCounters {
+        WifiCounters {
+            transmissions: self.transmissions - earlier.transmissions,
+            frames: self.frames - earlier.frames,
+            retries: self.retries - earlier.retries,
+            collisions: self.collisions - earlier.collisions,
+            retry_drops: self.retry_drops - earlier.retry_drops,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -82,7 +95,6 @@ pub struct WifiQueue {
     unacknowledged: usize,
     /// Outstanding frames lost to retries: counted as dropped, no longer held.
     lost: usize,
-    pub counters: WifiCounters,
 }
 
 impl WifiQueue {
@@ -98,7 +110,6 @@ impl WifiQueue {
             outstanding: VecDeque::new(),
             unacknowledged: 0,
             lost: 0,
-            counters: WifiCounters::default(),
         }
     }
 
@@ -217,7 +228,7 @@ impl WifiQueue {
             frame.in_air = true;
             aggregate.frames += 1;
             aggregate.bytes += subframe_bytes(config, frame.packet.wire_bytes);
-            self.counters.retries += 1;
+            stats.wifi.retries += 1;
         }
         let window = config.max_aggregate_frames as usize;
         while self.outstanding.len() < window {
@@ -260,8 +271,8 @@ impl WifiQueue {
             aggregate.bytes += subframe_bytes(config, packet.wire_bytes);
         }
         if aggregate.frames > 0 {
-            self.counters.transmissions += 1;
-            self.counters.frames += aggregate.frames as u64;
+            stats.wifi.transmissions += 1;
+            stats.wifi.frames += aggregate.frames as u64;
         }
         aggregate
     }
@@ -273,6 +284,7 @@ impl WifiQueue {
     pub fn finish_transmission(
         &mut self,
         config: &WifiConfig,
+        counters: &mut WifiCounters,
         collided: bool,
         mut fails: impl FnMut() -> bool,
         mut lost: impl FnMut(Packet),
@@ -290,7 +302,7 @@ impl WifiQueue {
                     frame.state = FrameState::Lost;
                     self.unacknowledged -= 1;
                     self.lost += 1;
-                    self.counters.retry_drops += 1;
+                    counters.retry_drops += 1;
                     lost(frame.packet);
                 }
             } else {
@@ -300,7 +312,7 @@ impl WifiQueue {
             }
         }
         if collided {
-            self.counters.collisions += 1;
+            counters.collisions += 1;
         }
         while let Some(front) = self.outstanding.front() {
             match front.state {
