@@ -157,3 +157,191 @@ pub(super) fn wifi(section: &Section) -> Result<WifiConfig, ScenarioError> {
     )? as u32;
     Ok(config)
 }
+
+#[cfg(test)]
+mod tests {
+    use cclab_cc::SimDuration;
+
+    use crate::error::ScenarioError;
+    use crate::link_kind::LinkKind;
+    use crate::model::{Buffer, Scenario, Topology};
+    use crate::network::QueueDiscipline;
+    use crate::wifi::WifiConfig;
+
+    fn parse(bottleneck: &str, topology_extra: &str) -> Result<Scenario, ScenarioError> {
+        let text = format!(
+            "[topology]\n{topology_extra}\nbottleneck = {bottleneck}\n[[flows]]\ncc = \"cubic\"\n"
+        );
+        crate::from_str("wifi.toml", &text, &[])
+    }
+
+    fn wifi_of(scenario: &Scenario) -> (&crate::model::Link, &WifiConfig) {
+        let Topology::Dumbbell(d) = &scenario.topology else {
+            panic!("a dumbbell")
+        };
+        match &d.bottleneck.kind {
+            LinkKind::Wifi(config) => (&d.bottleneck, config),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    fn error(bottleneck: &str, topology_extra: &str) -> (String, String) {
+        match parse(bottleneck, topology_extra) {
+            Err(ScenarioError::Invalid { key, message, .. }) => (key, message),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_preset_gives_every_value_and_the_nominal_rate() {
+        let s = parse(
+            r#"{ kind = "wifi", preset = "wifi-5ghz", delay = "5ms", buffer = 500 }"#,
+            "",
+        )
+        .expect("valid");
+        let (link, config) = wifi_of(&s);
+        assert_eq!(config, &WifiConfig::preset("wifi-5ghz").expect("a preset"));
+        // The link's nominal rate (BDP multiples, access defaults) is the PHY rate.
+        assert_eq!(link.rate_bps, 866_666_667);
+        assert_eq!(link.buffer, Buffer::Packets(500));
+        assert_eq!(link.delay, SimDuration::from_millis(5));
+    }
+
+    #[test]
+    fn every_preset_value_can_be_overridden() {
+        let s = parse(
+            r#"{ kind = "wifi", preset = "wifi-2.4ghz", delay = "5ms", phy_rate = "65Mbps",
+                 frame_error_rate = 0.02, retry_limit = 3, max_aggregate_frames = 32,
+                 max_aggregate_bytes = "32KB", max_aggregate_time = "2ms", slot = "20us",
+                 sifs = "10us", difs = "50us", cw_min = 31, cw_max = 255, preamble = "36us",
+                 block_ack = "44us", frame_overhead = 50, queue = "codel" }"#,
+            "",
+        )
+        .expect("valid");
+        let (link, config) = wifi_of(&s);
+        let us = SimDuration::from_micros;
+        assert_eq!(
+            config,
+            &WifiConfig {
+                preset: "wifi-2.4ghz",
+                phy_rate_bps: 65_000_000,
+                frame_error_rate: 0.02,
+                retry_limit: 3,
+                max_aggregate_frames: 32,
+                max_aggregate_bytes: 32_000,
+                max_aggregate_time: us(2000),
+                slot: us(20),
+                sifs: us(10),
+                difs: us(50),
+                cw_min: 31,
+                cw_max: 255,
+                preamble: us(36),
+                block_ack: us(44),
+                frame_overhead_bytes: 50,
+            }
+        );
+        assert_eq!(link.rate_bps, 65_000_000);
+        assert!(matches!(link.queue, QueueDiscipline::Codel(_)));
+    }
+
+    #[test]
+    fn the_stations_queue_may_differ_and_keeps_the_medium() {
+        let s = parse(
+            r#"{ kind = "wifi", preset = "wifi-5ghz", delay = "5ms", buffer = 500,
+                 reverse = { buffer = 100, queue = "fq_codel" } }"#,
+            "",
+        )
+        .expect("valid");
+        let Topology::Dumbbell(d) = &s.topology else {
+            panic!("a dumbbell")
+        };
+        let reverse = d.reverse.as_ref().expect("a reverse direction");
+        assert_eq!(reverse.kind, d.bottleneck.kind);
+        assert_eq!(reverse.buffer, Buffer::Packets(100));
+        assert_eq!(reverse.delay, d.bottleneck.delay);
+        assert!(matches!(reverse.queue, QueueDiscipline::FqCodel(_)));
+    }
+
+    #[test]
+    fn bad_wifi_input_names_the_key_and_the_problem() {
+        let base = r#"kind = "wifi", preset = "wifi-5ghz", delay = "5ms""#;
+        let cases = [
+            (r#"{ kind = "wifi", delay = "5ms" }"#, "preset", "missing"),
+            (
+                r#"{ kind = "wifi", preset = "wifi-6ghz", delay = "5ms" }"#,
+                "preset",
+                "unknown Wi-Fi preset",
+            ),
+            (
+                &format!("{{ {base}, rate = \"100Mbps\" }}"),
+                "rate",
+                "phy_rate",
+            ),
+            (
+                &format!("{{ {base}, loss = 0.01 }}"),
+                "loss",
+                "frame_error_rate",
+            ),
+            (
+                &format!("{{ {base}, frame_error_rate = 1.0 }}"),
+                "frame_error_rate",
+                "[0, 1)",
+            ),
+            (
+                &format!("{{ {base}, cw_min = 31, cw_max = 15 }}"),
+                "cw_max",
+                "below cw_min",
+            ),
+            (
+                &format!("{{ {base}, slot = \"0us\" }}"),
+                "slot",
+                "longer than zero",
+            ),
+            (&format!("{{ {base}, slot = 9 }}"), "slot", "needs a unit"),
+            (
+                &format!("{{ {base}, max_aggregate_frames = 0 }}"),
+                "max_aggregate_frames",
+                "outside",
+            ),
+            (&format!("{{ {base}, phy_rate = 866 }}"), "phy_rate", "unit"),
+            (
+                &format!("{{ {base}, aggregate = 3 }}"),
+                "aggregate",
+                "unknown key",
+            ),
+            (
+                &format!("{{ {base}, reverse = {{ rate = \"1Mbps\" }} }}"),
+                "reverse.rate",
+                "unknown key",
+            ),
+        ];
+        for (bottleneck, key, problem) in cases {
+            let (got_key, message) = error(bottleneck, "");
+            assert_eq!(
+                got_key,
+                format!("topology.bottleneck.{key}"),
+                "{bottleneck}"
+            );
+            assert!(message.contains(problem), "{bottleneck}: {message}");
+        }
+    }
+
+    #[test]
+    fn wifi_is_refused_off_the_dumbbell() {
+        let text = r#"
+            [topology]
+            kind = "parking-lot"
+            hops = 2
+            link = { kind = "wifi", preset = "wifi-5ghz", delay = "5ms" }
+            [[flows]]
+            cc = "cubic"
+        "#;
+        match crate::from_str("lot.toml", text, &[]) {
+            Err(ScenarioError::Invalid { key, message, .. }) => {
+                assert_eq!(key, "topology.link.kind");
+                assert!(message.contains("dumbbell"), "{message}");
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+}
