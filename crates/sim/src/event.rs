@@ -20,9 +20,6 @@ pub enum Event {
     /// This link's transmitter finished a packet: its scheduled discipline (CoDel, PIE…)
     /// chooses the next. Drop-tail links never need it.
     LinkTransmitted(u32),
-    /// The Wi-Fi medium's next step (a countdown reached zero, or transmissions end), if
-    /// this generation is still its live one (`net::wifi::Medium`).
-    WifiMedium(u32),
     /// A flow's application starts sending.
     FlowStart(u32),
     /// A flow's retransmission timer.
@@ -39,6 +36,9 @@ pub enum Event {
     Sample,
     /// The steady-state measurement window opens: snapshot the counters.
     WindowStart,
+    /// The Wi-Fi medium's next step (a countdown reached zero, or transmissions end), if
+    /// this generation is still its live one (`net::wifi::Medium`).
+    WifiMedium(u32),
 }
 
 #[derive(Clone, Copy, Debug)]

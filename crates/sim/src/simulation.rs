@@ -313,7 +313,6 @@ impl Simulation {
                 self.links[link as usize].on_transmitted(self.now);
                 self.after_service(link);
             }
-            Event::WifiMedium(generation) => self.on_wifi_medium(generation),
             Event::FlowStart(id) => {
                 let flow = &mut self.flows[id as usize];
                 flow.started = true;
@@ -381,6 +380,7 @@ impl Simulation {
                 }
             }
             Event::WindowStart => self.snapshot_window_start(),
+            Event::WifiMedium(generation) => self.on_wifi_medium(generation),
         }
         Ok(())
     }
