@@ -101,10 +101,6 @@ impl Medium {
         }
     }
 
-    pub fn config(&self) -> &WifiConfig {
-        &self.config
-    }
-
     /// Does this medium carry `link`'s frames?
     pub fn carries(&self, link: u32) -> bool {
         self.contenders.iter().any(|c| c.link == link)

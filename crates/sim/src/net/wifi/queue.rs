@@ -144,7 +144,9 @@ impl WifiQueue {
         }
     }
 
-    /// Offer `packet` to the discipline at `now`; gives back a packet it dropped, if any.
+    /// Offer `packet` to the discipline at `now`: `Ok(marked)` if it was admitted (and
+    /// whether an arrival-deciding discipline marked it CE), or the packet the discipline
+    /// dropped (a scheduled one may drop another it held) with the reason.
     pub fn enqueue(
         &mut self,
         now: SimTime,
