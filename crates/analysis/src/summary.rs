@@ -154,6 +154,26 @@ pub struct LinkSummary {
     /// Per-packet queueing delay (arrival to start of transmission), whole run and window.
     pub queue_delay_ms: QueueDelay,
     pub queue_delay_steady_ms: QueueDelay,
+    /// A Wi-Fi direction's MAC counters over the run; absent on a wired link.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub wifi: Option<WifiSummary>,
+}
+
+/// What a Wi-Fi direction's MAC did over the run (docs/metrics.md, "Wi-Fi links").
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct WifiSummary {
+    /// Transmissions (aggregates) sent, collided ones included.
+    pub transmissions: u64,
+    /// Frames in them, retransmissions included.
+    pub frames: u64,
+    /// frames / transmissions; null without transmissions.
+    pub mean_aggregate_frames: Option<f64>,
+    /// Frames sent again after a failed attempt (MAC retries).
+    pub retries: u64,
+    /// Transmissions that collided with the other direction's.
+    pub collisions: u64,
+    /// Frames lost after exhausting their retries (also counted in `random_losses`).
+    pub retry_drops: u64,
 }
 
 /// Statistics of the packets' queueing delays, in milliseconds; null without packets.
@@ -525,6 +545,18 @@ fn link_summary(result: &RunResult, l: &LinkResult) -> LinkSummary {
         aqm_drops: l.stats.aqm_drops,
         queue_delay_ms: QueueDelay::of(&l.stats.queue_delay),
         queue_delay_steady_ms: QueueDelay::of(&steady.queue_delay),
+        wifi: l.wifi.then(|| {
+            let c = &l.stats.wifi;
+            WifiSummary {
+                transmissions: c.transmissions,
+                frames: c.frames,
+                mean_aggregate_frames: (c.transmissions > 0)
+                    .then(|| c.frames as f64 / c.transmissions as f64),
+                retries: c.retries,
+                collisions: c.collisions,
+                retry_drops: c.retry_drops,
+            }
+        }),
     }
 }
 
@@ -764,6 +796,7 @@ rate_interval = "1s"
                     ..LinkStats::default()
                 },
                 busy_at_window_start: SimDuration::from_secs(1),
+                wifi: false,
             }],
         }
     }

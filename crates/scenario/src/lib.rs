@@ -28,6 +28,7 @@ pub use overrides::{apply_override, parse_value, set_path};
 pub use parse::scenario_from_table;
 pub use sweep::{RunSpec, Sweep, load_sweep};
 pub use traffic::{EmpiricalCdf, FlowKind, SizeDistribution, WorkloadConfig};
+pub use wifi::{WIFI_PRESETS, WifiConfig};
 
 /// Parse TOML text into a table, mapping syntax errors to line and column.
 pub fn parse_table(file: &str, text: &str) -> Result<toml::Table, ScenarioError> {

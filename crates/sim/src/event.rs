@@ -38,6 +38,9 @@ pub enum Event {
     WindowStart,
     /// A short flow of this workload (index among the run's workloads) arrives.
     WorkloadArrival(u32),
+    /// The Wi-Fi medium's next step (a countdown reached zero, or transmissions end), if
+    /// this generation is still its live one (`net::wifi::Medium`).
+    WifiMedium(u32),
 }
 
 #[derive(Clone, Copy, Debug)]

@@ -104,6 +104,8 @@ pub struct LinkResult {
     /// Counters and busy time when the steady-state window opened.
     pub at_window_start: LinkStats,
     pub busy_at_window_start: SimDuration,
+    /// A direction of a Wi-Fi link (its MAC counters are `stats.wifi`).
+    pub wifi: bool,
 }
 
 /// Which reported links each flow's data crosses, the input of its max-min fair share

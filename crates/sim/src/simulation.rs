@@ -9,6 +9,7 @@ use crate::event::{Event, EventQueue, TimerAction, TimerSlot};
 use crate::net::link::{Admission, Link, LinkStats};
 use crate::net::network::{LinkRole, Network, Routes, drop_location};
 use crate::net::qdisc::DropReason;
+use crate::net::wifi::Medium;
 use crate::packet::{Packet, PacketKind};
 use crate::result::{DataRoutes, FlowCounters, FlowResult, LinkResult, RunResult};
 use crate::rng::Rng;
@@ -102,6 +103,8 @@ pub struct Simulation {
     /// happened, handed to the sink at each tick like the packet log; reused.
     pub(crate) event_log: Vec<FlowEvent>,
     pub(crate) window_start: SimTime,
+    /// The Wi-Fi medium, if the bottleneck is a Wi-Fi link.
+    pub(crate) wifi: Option<Box<Medium>>,
     /// Per reported link: its counters and busy time when the steady-state window opened.
     pub(crate) reported_at_window_start: Vec<(LinkStats, SimDuration)>,
     /// Short-flow workloads: their arrivals, flow slots and statistics.
@@ -133,6 +136,7 @@ impl Simulation {
             reported,
             hops,
             routes,
+            wifi,
         } = crate::topology::build(scenario);
         let mut flows = Vec::with_capacity(scenario.flow_count());
         // Sorted, so that marking each of 100 000 flows is a binary search, not a scan.
@@ -238,6 +242,7 @@ impl Simulation {
             packet_log: Vec::new(),
             event_log: Vec::new(),
             window_start,
+            wifi,
             reported_at_window_start,
             workloads,
         }
@@ -356,6 +361,7 @@ impl Simulation {
             }
             Event::WindowStart => self.snapshot_window_start(),
             Event::WorkloadArrival(workload) => self.on_workload_arrival(workload),
+            Event::WifiMedium(generation) => self.on_wifi_medium(generation),
         }
         Ok(())
     }
@@ -555,6 +561,44 @@ impl Simulation {
             self.count_drop(&packet);
         }
         self.link_drops = dropped;
+        if let Some(medium) = self.wifi.as_deref_mut()
+            && medium.carries(link)
+        {
+            medium.on_backlog(self.now, link, &mut self.links);
+            self.after_medium();
+        }
+    }
+
+    /// The Wi-Fi medium's event (a rare kind of link: out of the event loop's way).
+    #[cold]
+    #[inline(never)]
+    fn on_wifi_medium(&mut self, generation: u32) {
+        if let Some(medium) = self.wifi.as_deref_mut() {
+            medium.on_event(self.now, generation, &mut self.links);
+            self.after_medium();
+        }
+    }
+
+    /// Act on what the Wi-Fi medium did: schedule its next event and the deliveries of the
+    /// frames it got through, and account the frames it lost.
+    fn after_medium(&mut self) {
+        let Some(medium) = self.wifi.as_deref_mut() else {
+            return;
+        };
+        let mut outcome = std::mem::take(&mut medium.outcome);
+        if let Some((at, generation)) = outcome.next.take() {
+            self.queue.schedule(at, Event::WifiMedium(generation));
+        }
+        for (link, arrival) in outcome.deliveries.drain(..) {
+            let event = self.links[link as usize].delivery_event(link);
+            self.queue.schedule(arrival, event);
+        }
+        for (packet, _) in outcome.drops.drain(..) {
+            self.count_drop(&packet);
+        }
+        if let Some(medium) = self.wifi.as_deref_mut() {
+            medium.outcome = outcome; // its buffers, for reuse
+        }
     }
 
     /// Account a dropped packet to its flow (rare: kept off the forwarding path).
@@ -789,6 +833,7 @@ impl Simulation {
                     stats: link.stats.clone(),
                     at_window_start,
                     busy_at_window_start,
+                    wifi: link.is_wifi(),
                 }
             })
             .collect();

@@ -380,6 +380,8 @@ pub(super) fn link(section: &Section, bottleneck: Option<&Link>) -> Result<Link,
                 "a trace link's rate is its trace's (the mean of its delivery opportunities); remove `rate`",
             ));
         }
+        // A Wi-Fi link's nominal rate is its PHY rate (its kind refuses `rate`).
+        (None, None, LinkKind::Wifi(wifi)) => wifi.phy_rate_bps,
         (None, Some(d), _) => d.rate_bps,
         (None, None, _) => {
             return Err(section.invalid("rate", "missing; write e.g. rate = \"100Mbps\""));

@@ -67,6 +67,21 @@ fn dumbbell(section: &Section) -> Result<Dumbbell, ScenarioError> {
     }
     let reverse = match bottleneck_section.section("reverse")? {
         None => None,
+        // One medium carries both directions of a Wi-Fi link: the station's side has its own
+        // queue and buffer only, and otherwise the forward table's keys.
+        Some(reverse) if matches!(bottleneck.kind, LinkKind::Wifi(_)) => {
+            reverse.allow_only(&["buffer", "queue"])?;
+            let mut table = forward_table.clone();
+            for (key, value) in reverse.table {
+                table.insert(key.clone(), value.clone());
+            }
+            let filled = Section {
+                file: section.file,
+                path: reverse.path.clone(),
+                table: &table,
+            };
+            Some(link(&filled, None)?)
+        }
         Some(reverse) => {
             reverse.allow_only(&["rate", "delay", "buffer", "queue"])?;
             // Defaults: the forward direction's rate, delay and buffer (today's reverse link).
@@ -106,6 +121,18 @@ fn dumbbell(section: &Section) -> Result<Dumbbell, ScenarioError> {
         access,
         reverse,
     })
+}
+
+/// The Wi-Fi medium is one contention domain between the two ends of the dumbbell's
+/// bottleneck; a chain or graph of media (several contention domains) is not modelled.
+fn dumbbell_only(section: &Section, link: &Link) -> Result<(), ScenarioError> {
+    if matches!(link.kind, LinkKind::Wifi(_)) {
+        return Err(section.invalid(
+            "kind",
+            "Wi-Fi links are built for the dumbbell's bottleneck only; use a wired link here",
+        ));
+    }
+    Ok(())
 }
 
 fn parking_lot(section: &Section) -> Result<ParkingLot, ScenarioError> {
@@ -154,6 +181,7 @@ fn parking_lot(section: &Section) -> Result<ParkingLot, ScenarioError> {
             table: &table,
         };
         let parsed = link(&hop, None)?;
+        dumbbell_only(&hop, &parsed)?;
         if parsed.delay.is_zero() {
             return Err(hop.invalid("delay", "must be longer than zero"));
         }
@@ -275,6 +303,7 @@ fn graph(section: &Section) -> Result<Graph, ScenarioError> {
             },
             None,
         )?;
+        dumbbell_only(&entry, &parsed)?;
         if parsed.delay.is_zero() {
             return Err(entry.invalid("delay", "must be longer than zero"));
         }

@@ -29,6 +29,7 @@ use super::qdisc::{
     DropTail, Qdisc, ScheduledQdisc, Verdict,
 };
 use super::trace::TraceTransmitter;
+use super::wifi::{Aggregate, WifiCounters, WifiQueue};
 use crate::event::Event;
 use crate::histogram::Histogram;
 use crate::packet::{Packet, PacketKind};
@@ -84,6 +85,8 @@ pub struct LinkStats {
     /// Each packet's time in the queue (nanoseconds), from its arrival to the start of its
     /// transmission; 0 for one that found the transmitter idle. Reported links only.
     pub queue_delay: Histogram,
+    /// A Wi-Fi direction's MAC counters (all zero on a wired link).
+    pub wifi: WifiCounters,
 }
 
 impl LinkStats {
@@ -111,6 +114,7 @@ impl LinkStats {
             max_queue_pkts: queue_time_ns.iter().rposition(|&t| t > 0).unwrap_or(0) as u64,
             queue_time_ns,
             queue_delay: self.queue_delay.since(&earlier.queue_delay),
+            wifi: self.wifi.since(&earlier.wifi),
         }
     }
 }
@@ -161,9 +165,6 @@ pub struct Link {
     /// A trace-driven link's delivery schedule, which replaces the serialization time
     /// (`kind = "trace"`); boxed, and reached off the wired fast path only.
     trace: Option<Box<TraceTransmitter>>,
-    /// A scheduled discipline or a trace: `enqueue` takes its out-of-line path (one test of
-    /// this flag on the wired drop-tail path, where the discipline's kind was tested before).
-    off_fast_path: bool,
     /// Scheduled disciplines only: packets dropped (by the discipline or at random) and the
     /// transmission started since the caller last collected them (`take_service`).
     dropped: Vec<(Packet, DropReason)>,
@@ -172,6 +173,14 @@ pub struct Link {
     /// cost a memory write per queue change and per packet, and access links change theirs
     /// with every packet).
     track_queue_time: bool,
+    /// The link does not take drop-tail's fast path: its discipline is of the scheduled
+    /// family, it is a trace link, or a Wi-Fi direction. One flag, tested once per packet,
+    /// so that the rare kinds cost the fast path no more than the scheduled family alone did.
+    off_fast_path: bool,
+    /// A direction of a Wi-Fi link: its frames wait here for the shared medium
+    /// (`net::wifi`), which sends them instead of a transmitter of fixed rate. Boxed, to keep
+    /// it off wired links' cache lines.
+    wifi: Option<Box<WifiQueue>>,
     pub stats: LinkStats,
 }
 
@@ -207,10 +216,11 @@ impl Link {
             in_flight: VecDeque::new(),
             jitter: None,
             trace: None,
-            off_fast_path: false,
             dropped: Vec::new(),
             service: Service::default(),
             track_queue_time: false,
+            off_fast_path: false,
+            wifi: None,
             stats: LinkStats::default(),
         }
     }
@@ -270,6 +280,11 @@ impl Link {
 
     /// Queue occupancy at `now` (packets, bytes), excluding the packet being transmitted.
     pub fn queue_at(&mut self, now: SimTime) -> (u64, u64) {
+        if let Some(wifi) = &self.wifi {
+            let waiting = wifi.waiting();
+            self.integrate_with(now, waiting.0 as usize);
+            return waiting;
+        }
         if let Qdisc::Scheduled(qdisc) = &self.qdisc {
             let backlog = qdisc.backlog();
             self.integrate_with(now, backlog.0 as usize);
@@ -324,7 +339,7 @@ impl Link {
     /// at the link's rate (which stays the trace's mean rate, for estimates).
     pub fn with_trace(mut self, trace: Option<TraceTransmitter>) -> Self {
         self.trace = trace.map(Box::new);
-        self.off_fast_path = self.leaves_fast_path();
+        self.note_path();
         self
     }
 
@@ -346,14 +361,16 @@ impl Link {
     /// Replace the queue discipline (drop-tail by default).
     pub fn with_qdisc(mut self, qdisc: Qdisc) -> Self {
         self.qdisc = qdisc;
-        self.off_fast_path = self.leaves_fast_path();
+        self.note_path();
         self
     }
 
-    /// Does `enqueue` leave the wired arrival family's path (a scheduled discipline, or a
-    /// trace)?
-    fn leaves_fast_path(&self) -> bool {
-        matches!(self.qdisc, Qdisc::Scheduled(_)) || self.trace.is_some()
+    /// Whether `enqueue` leaves the wired arrival family's path (a scheduled discipline, a
+    /// trace or a Wi-Fi direction), after the discipline or kind changed.
+    fn note_path(&mut self) {
+        self.off_fast_path = matches!(self.qdisc, Qdisc::Scheduled(_))
+            || self.trace.is_some()
+            || self.wifi.is_some();
     }
 
     /// Swap the discipline of a link already built (tests run a scenario's bottleneck with a
@@ -361,7 +378,7 @@ impl Link {
     #[cfg(test)]
     pub(crate) fn replace_qdisc(&mut self, qdisc: Qdisc) {
         self.qdisc = qdisc;
-        self.off_fast_path = self.leaves_fast_path();
+        self.note_path();
     }
 
     /// Offer `packet` to the link at `now`.
@@ -372,10 +389,13 @@ impl Link {
         self.enqueue_arrival::<false>(now, packet)
     }
 
-    /// `enqueue` on a link of the scheduled family or a trace link, out of line so that the
-    /// wired arrival family's path stays as it was.
+    /// `enqueue` on a Wi-Fi direction, a link of the scheduled family or a trace link, out of
+    /// line so that the wired arrival family's path stays as it was.
     #[inline(never)]
     fn enqueue_off_fast_path(&mut self, now: SimTime, packet: Packet) -> Admission {
+        if self.wifi.is_some() {
+            return self.enqueue_wifi(now, packet);
+        }
         if matches!(self.qdisc, Qdisc::Scheduled(_)) {
             return self.enqueue_scheduled(now, packet);
         }
@@ -505,7 +525,7 @@ impl Link {
 
     /// Offer `packet` to a scheduled discipline at `now`, and serve it at once if the
     /// transmitter is free.
-    #[inline(never)]
+    #[inline(always)]
     fn enqueue_scheduled(&mut self, now: SimTime, packet: Packet) -> Admission {
         let backlog = scheduled(&mut self.qdisc).backlog().0 as usize;
         self.integrate_with(now, backlog);
@@ -696,7 +716,8 @@ impl Link {
             Qdisc::Scheduled(qdisc) => qdisc.backlog().0,
         };
         let reordering = self.jitter.as_ref().map_or(0, |j| j.wire.len());
-        self.in_flight.len() as u64 + held + reordering as u64
+        let wifi = self.wifi.as_ref().map_or(0, |w| w.held());
+        self.in_flight.len() as u64 + held + reordering as u64 + wifi
     }
 
     /// Time the transmitter needs at `now` to send everything admitted so far.
@@ -722,6 +743,99 @@ impl Link {
         self.stats
             .busy
             .saturating_sub(self.busy_until.saturating_since(t))
+    }
+
+    // --- A direction of a Wi-Fi link (`net::wifi`): the medium sends, not the link ---
+
+    /// Make this link a direction of a Wi-Fi medium, with `queue` as its queue.
+    pub fn with_wifi(mut self, queue: WifiQueue) -> Self {
+        self.wifi = Some(Box::new(queue));
+        self.note_path();
+        self
+    }
+
+    /// Offer `packet` to a Wi-Fi direction's queue at `now`; the medium sends it later.
+    #[cold]
+    #[inline(never)]
+    fn enqueue_wifi(&mut self, now: SimTime, packet: Packet) -> Admission {
+        let waiting = self.wifi_queue().waiting().0 as usize;
+        self.integrate_with(now, waiting);
+        let wifi = self.wifi_queue();
+        let verdict = wifi.enqueue(now, packet);
+        let scheduled_marks = wifi.scheduled_ce_marks();
+        let waiting = wifi.waiting().0 as usize;
+        match verdict {
+            Ok(marked) => self.stats.ce_marks += marked as u64,
+            Err((packet, reason)) => {
+                self.count_discipline_drop(reason);
+                self.dropped.push((packet, reason));
+            }
+        }
+        if let Some(marks) = scheduled_marks {
+            self.stats.ce_marks = marks;
+        }
+        self.note_queue_length(waiting);
+        Admission::Scheduled
+    }
+
+    /// This Wi-Fi direction's queue. Called by its medium only, which holds Wi-Fi links only.
+    pub(crate) fn wifi_queue(&mut self) -> &mut WifiQueue {
+        self.wifi
+            .as_deref_mut()
+            .expect("the Wi-Fi medium holds the links it built as Wi-Fi directions")
+    }
+
+    /// The medium gives this direction a transmission at `now`: the frames it carries,
+    /// counted into the link's statistics as they leave the queue.
+    pub(crate) fn wifi_take(
+        &mut self,
+        now: SimTime,
+        config: &cclab_scenario::WifiConfig,
+    ) -> Aggregate {
+        let waiting = self.wifi_queue().waiting().0 as usize;
+        self.integrate_with(now, waiting);
+        let dropped_before = self.dropped.len();
+        let wifi = self
+            .wifi
+            .as_deref_mut()
+            .expect("the Wi-Fi medium holds the links it built as Wi-Fi directions");
+        let aggregate = wifi.take_aggregate(
+            now,
+            config,
+            &mut self.stats,
+            self.track_queue_time,
+            &mut self.dropped,
+        );
+        for i in dropped_before..self.dropped.len() {
+            self.count_discipline_drop(self.dropped[i].1);
+        }
+        aggregate
+    }
+
+    /// Is this a direction of a Wi-Fi link?
+    pub fn is_wifi(&self) -> bool {
+        self.wifi.is_some()
+    }
+
+    /// The medium occupied by this direction from `start` to `end` (utilization's busy time).
+    pub(crate) fn note_airtime(&mut self, start: SimTime, end: SimTime) {
+        self.stats.busy += end - start;
+        self.busy_until = self.busy_until.max(end);
+    }
+
+    /// A frame received at the far end of the medium at `departure` and handed on at `now`
+    /// (when its transmission's block ACK is done) propagates for the link's delay, arriving
+    /// no earlier than `now`; returns the time of the delivery event to schedule, if needed.
+    pub(crate) fn send_over_air(
+        &mut self,
+        now: SimTime,
+        departure: SimTime,
+        packet: Packet,
+    ) -> Option<SimTime> {
+        let arrival = (departure + self.delay).max(now);
+        let first_in_flight = self.in_flight.is_empty();
+        self.in_flight.push_back((arrival, packet));
+        first_in_flight.then_some(arrival)
     }
 
     /// Close the queue-length integral at `end`.

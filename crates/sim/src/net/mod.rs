@@ -6,3 +6,4 @@ pub mod loss;
 pub mod network;
 pub mod qdisc;
 pub mod trace;
+pub mod wifi;

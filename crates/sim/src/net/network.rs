@@ -8,6 +8,7 @@
 //! per-flow heap allocation whatever the path length.
 
 use crate::net::link::Link;
+use crate::net::wifi::Medium;
 
 /// Longest path a packet can take: `Packet::hop` is a `u8`.
 pub const MAX_PATH_LINKS: usize = u8::MAX as usize + 1;
@@ -50,6 +51,8 @@ pub struct Network {
     pub hops: Vec<u32>,
     /// Per flow, by flow id.
     pub routes: Vec<Routes>,
+    /// The Wi-Fi medium, if a link is a Wi-Fi link (its two directions are links above).
+    pub wifi: Option<Box<Medium>>,
 }
 
 impl Network {
@@ -62,6 +65,7 @@ impl Network {
             reported: Vec::new(),
             hops: Vec::with_capacity(hops),
             routes: Vec::with_capacity(flows),
+            wifi: None,
         }
     }
 

@@ -10,13 +10,16 @@
 //! the same random streams, so that a drop-tail dumbbell runs exactly as before.
 
 use cclab_cc::SimDuration;
-use cclab_scenario::{Direction, Dumbbell, LossModel, Scenario, bdp_bytes};
+use cclab_scenario::{
+    Direction, Dumbbell, Link as LinkConfig, LinkKind, LossModel, Scenario, WifiConfig, bdp_bytes,
+};
 
 use crate::net::jitter::JitterProcess;
 use crate::net::link::Link;
 use crate::net::loss::LossProcess;
 use crate::net::network::{LinkRole, Network};
 use crate::net::qdisc::{Qdisc, QdiscEnv};
+use crate::net::wifi::{Medium, WifiQueue};
 use crate::rng::Rng;
 use crate::topology::{buffer_limit, trace_transmitter};
 
@@ -28,11 +31,58 @@ pub const BOTTLENECK_REVERSE: u32 = 1;
 const HOPS: usize = 3;
 
 pub fn build(scenario: &Scenario, topology: &Dumbbell) -> Network {
-    let bottleneck_limit = buffer_limit(scenario, topology.bottleneck.buffer);
     let access_limit = buffer_limit(scenario, topology.access.buffer);
     let no_loss = || LossProcess::new(LossModel::None, Rng::for_component(scenario.seed, ""));
     let flow_count = scenario.flow_count();
     let mut network = Network::with_capacity(2 + 4 * flow_count, flow_count, 2 * HOPS * flow_count);
+    match &topology.bottleneck.kind {
+        LinkKind::Wifi(config) => add_wifi_bottleneck(&mut network, scenario, topology, config),
+        _ => add_wired_bottleneck(&mut network, scenario, topology),
+    }
+
+    let mut id = 0u32;
+    for group in &scenario.flows {
+        // extra_rtt goes on the sender's access link, half in each direction.
+        let extra_forward = SimDuration::from_nanos(group.extra_rtt.as_nanos().div_ceil(2));
+        let extra_reverse = group.extra_rtt - extra_forward;
+        for _ in 0..group.count {
+            let mut access = |name: &str, extra: SimDuration, role: LinkRole| {
+                network.add_link(
+                    Link::new(
+                        format!("flow{id}-{name}"),
+                        topology.access.rate_bps,
+                        topology.access.delay + extra,
+                        access_limit,
+                        no_loss(),
+                        no_loss(),
+                    ),
+                    role,
+                )
+            };
+            let sender_up = access("sender-up", extra_forward, LinkRole::SenderAccess);
+            let sender_down = access("sender-down", extra_reverse, LinkRole::SenderAccess);
+            let receiver_down =
+                access("receiver-down", SimDuration::ZERO, LinkRole::ReceiverAccess);
+            let receiver_up = access("receiver-up", SimDuration::ZERO, LinkRole::ReceiverAccess);
+            // A reverse flow's sender is on the right: its data crosses the bottleneck's
+            // reverse direction, its ACKs the forward one.
+            let (data, ack) = match group.direction {
+                Direction::Forward => (BOTTLENECK, BOTTLENECK_REVERSE),
+                Direction::Reverse => (BOTTLENECK_REVERSE, BOTTLENECK),
+            };
+            network.add_flow(
+                &[sender_up, data, receiver_down],
+                &[receiver_up, ack, sender_down],
+            );
+            id += 1;
+        }
+    }
+    network
+}
+
+/// The bottleneck's two directions as wires of fixed rate, each with its queue.
+fn add_wired_bottleneck(network: &mut Network, scenario: &Scenario, topology: &Dumbbell) {
+    let bottleneck_limit = buffer_limit(scenario, topology.bottleneck.buffer);
     let qdisc = Qdisc::build(
         &topology.bottleneck.queue,
         topology.bottleneck.ecn_threshold,
@@ -126,43 +176,57 @@ pub fn build(scenario: &Scenario, topology: &Dumbbell) -> Network {
     if reported_reverse {
         network.report(BOTTLENECK_REVERSE);
     }
+}
 
-    let mut id = 0u32;
-    for group in &scenario.flows {
-        // extra_rtt goes on the sender's access link, half in each direction.
-        let extra_forward = SimDuration::from_nanos(group.extra_rtt.as_nanos().div_ceil(2));
-        let extra_reverse = group.extra_rtt - extra_forward;
-        for _ in 0..group.count {
-            let mut access = |name: &str, extra: SimDuration, role: LinkRole| {
-                network.add_link(
-                    Link::new(
-                        format!("flow{id}-{name}"),
-                        topology.access.rate_bps,
-                        topology.access.delay + extra,
-                        access_limit,
-                        no_loss(),
-                        no_loss(),
-                    ),
-                    role,
-                )
-            };
-            let sender_up = access("sender-up", extra_forward, LinkRole::SenderAccess);
-            let sender_down = access("sender-down", extra_reverse, LinkRole::SenderAccess);
-            let receiver_down =
-                access("receiver-down", SimDuration::ZERO, LinkRole::ReceiverAccess);
-            let receiver_up = access("receiver-up", SimDuration::ZERO, LinkRole::ReceiverAccess);
-            // A reverse flow's sender is on the right: its data crosses the bottleneck's
-            // reverse direction, its ACKs the forward one.
-            let (data, ack) = match group.direction {
-                Direction::Forward => (BOTTLENECK, BOTTLENECK_REVERSE),
-                Direction::Reverse => (BOTTLENECK_REVERSE, BOTTLENECK),
-            };
-            network.add_flow(
-                &[sender_up, data, receiver_down],
-                &[receiver_up, ack, sender_down],
-            );
-            id += 1;
-        }
-    }
-    network
+/// The bottleneck as a Wi-Fi link: its two directions (the access point's frames forward,
+/// the station's back) are links whose queues the shared medium serves (`net::wifi`). Each
+/// has the bottleneck's queue and buffer, or the station's own from `bottleneck.reverse`;
+/// both are reported.
+fn add_wifi_bottleneck(
+    network: &mut Network,
+    scenario: &Scenario,
+    topology: &Dumbbell,
+    config: &WifiConfig,
+) {
+    let direction = |name: &str, link: &LinkConfig| {
+        let (packets, bytes) =
+            scenario.buffer_limit_at(link.buffer, bdp_bytes(link.rate_bps, scenario.base_rtt()));
+        let limit = crate::net::qdisc::BufferLimit { packets, bytes };
+        let qdisc = Qdisc::build(
+            &link.queue,
+            link.ecn_threshold,
+            QdiscEnv {
+                limit,
+                rate_bps: link.rate_bps,
+                packet_bytes: scenario.packet_bytes(),
+                rng: Rng::for_component(scenario.seed, &format!("{name}-qdisc")),
+            },
+        );
+        let no_loss = || LossProcess::new(LossModel::None, Rng::for_component(scenario.seed, ""));
+        Link::new(
+            name.into(),
+            link.rate_bps,
+            link.delay,
+            limit,
+            no_loss(),
+            no_loss(),
+        )
+        .track_queue_time()
+        .with_wifi(WifiQueue::new(qdisc, limit, config))
+    };
+    let reverse = topology.reverse.as_ref().unwrap_or(&topology.bottleneck);
+    let ap = network.add_link(
+        direction("bottleneck", &topology.bottleneck),
+        LinkRole::Core,
+    );
+    let station = network.add_link(direction("bottleneck-reverse", reverse), LinkRole::Core);
+    debug_assert_eq!((ap, station), (BOTTLENECK, BOTTLENECK_REVERSE));
+    network.report(BOTTLENECK);
+    network.report(BOTTLENECK_REVERSE);
+    network.wifi = Some(Box::new(Medium::new(
+        config.clone(),
+        BOTTLENECK,
+        BOTTLENECK_REVERSE,
+        Rng::for_component(scenario.seed, "wifi-medium"),
+    )));
 }
