@@ -678,7 +678,11 @@ impl Simulation {
             });
         }
         let now = self.now;
-        for &id in &self.reported {
+        for i in 0..self.reported.len() {
+            let id = self.reported[i];
+            if self.links[id as usize].settle_transmission_at(now) {
+                self.after_service(id);
+            }
             let link = &mut self.links[id as usize];
             let (queue_pkts, queue_bytes) = link.queue_at(now);
             sink.link_sample(&LinkSample {
@@ -861,6 +865,14 @@ mod tests {
     /// Run `text`, with the bottleneck's drop-tail replaced by the same FIFO run as a
     /// scheduled discipline if `scheduled`.
     fn run_with_bottleneck(text: &str, scheduled: bool) -> RunResult {
+        run_with_bottleneck_into(text, scheduled, &mut NullSink)
+    }
+
+    fn run_with_bottleneck_into(
+        text: &str,
+        scheduled: bool,
+        sink: &mut dyn crate::trace::TraceSink,
+    ) -> RunResult {
         let scenario =
             cclab_scenario::from_str("test.toml", text, &[]).expect("the test scenario is valid");
         let mut simulation = Simulation::new(&scenario);
@@ -871,9 +883,36 @@ mod tests {
             simulation.links[BOTTLENECK as usize]
                 .replace_qdisc(Qdisc::Scheduled(AnyScheduledQdisc::TestFifo(fifo)));
         }
-        simulation
-            .run(&mut NullSink, &mut |_| {})
-            .expect("invariants hold")
+        simulation.run(sink, &mut |_| {}).expect("invariants hold")
+    }
+
+    #[test]
+    fn a_sample_at_the_instant_a_transmission_ends_counts_the_queue_as_drop_tail_does() {
+        // 1500-byte packets at 1.2 Mbit/s take exactly 10 ms, and the flow's first packet
+        // reaches the bottleneck at exactly 10 ms (it starts at 9 ms and its access link
+        // serializes it in 1 ms): every transmission ends on a 10 ms sampling tick. Drop-tail
+        // counts the packet whose service starts at the tick as no longer waiting; a
+        // scheduled FIFO must report the same queue, although its transmission-end event at
+        // that instant is queued after the sample.
+        let text = r#"
+            duration = "1s"
+            [topology]
+            bottleneck = { rate = "1200kbps", delay = "5ms", buffer = 50 }
+            access = { rate = "12Mbps" }
+            [[flows]]
+            cc = "newreno"
+            start = "9ms"
+            size = "40KB"
+            [output]
+            interval = "10ms"
+        "#;
+        let mut drop_tail = crate::trace::MemorySink::default();
+        let mut scheduled = crate::trace::MemorySink::default();
+        run_with_bottleneck_into(text, false, &mut drop_tail);
+        run_with_bottleneck_into(text, true, &mut scheduled);
+        let busy_ticks = drop_tail.links.iter().filter(|l| l.2 > 0).count();
+        assert!(busy_ticks > 5, "the queue must be sampled while busy");
+        assert_eq!(scheduled.links, drop_tail.links);
     }
 
     #[test]

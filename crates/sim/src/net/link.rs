@@ -569,6 +569,22 @@ impl Link {
         }
     }
 
+    /// A scheduled discipline's transmission that ends exactly at `now`, with packets
+    /// waiting: start the next one now, before the link is sampled. Drop-tail counts a packet
+    /// whose service starts at `now` as no longer waiting; without this, a sample taken at
+    /// the very nanosecond a transmission ends (before its `LinkTransmitted` event, queued
+    /// later at the same time) would count it as waiting. Returns whether it served; the
+    /// caller then collects the service (`take_service`). Wi-Fi directions are the medium's.
+    pub fn settle_transmission_at(&mut self, now: SimTime) -> bool {
+        let due = self.wifi.is_none()
+            && self.busy_until == now
+            && matches!(&self.qdisc, Qdisc::Scheduled(q) if q.backlog().0 > 0);
+        if due {
+            self.on_transmitted(now);
+        }
+        due
+    }
+
     /// What the scheduled discipline did since the last call: the transmission started, if
     /// any, and (appended to `dropped`) the packets it or the wire dropped.
     pub fn take_service(&mut self, dropped: &mut Vec<(Packet, DropReason)>) -> Service {
