@@ -2,65 +2,26 @@
 //! tools/check-output; a malformed trace file is refused with exit status 2 and one line
 //! naming the scenario file, the key, the trace file and the line.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod support;
 
-fn cclab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cclab"))
-        .args(args)
-        .output()
-        .expect("the cclab binary runs")
-}
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("cclab-trace-cli-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use support::{assert_contract, cclab, root, scratch, summary};
 
 #[test]
 fn the_lte_trace_example_runs_and_its_output_follows_the_contract() {
-    let out = scratch("lte").join("out");
+    let out = scratch("trace-cli", "lte").join("out");
     let example = root().join("examples/lte-trace.toml");
-    let output = cclab(&[
-        "run",
-        example.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--quiet",
-    ]);
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let check = Command::new("python3")
-        .arg(root().join("tools/check-output"))
-        .arg(&out)
-        .output()
-        .expect("python3 runs tools/check-output");
-    assert!(
-        check.status.success(),
-        "{}{}",
-        String::from_utf8_lossy(&check.stdout),
-        String::from_utf8_lossy(&check.stderr)
-    );
+    support::run_into(&example, &out, &[]);
+    assert_contract(&out);
     // The bottleneck reports the trace's mean rate: 30 444 opportunities of 1504 bytes over
     // the 12 000 ms period of lte.trace (tools/traces/generate.py prints the count).
-    let summary: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(out.join("summary.json")).unwrap()).unwrap();
+    let summary = summary(&out);
     let rate = summary["links"][0]["rate_bps"].as_f64().unwrap();
     assert_eq!(rate, (30_444u64 * 1504 * 8 * 1000 / 12_000) as f64);
 }
 
 #[test]
 fn a_malformed_trace_exits_2_with_the_line_number() {
-    let dir = scratch("bad");
+    let dir = scratch("trace-cli", "bad");
     std::fs::write(dir.join("bad.trace"), "1\n2\n1\n").unwrap();
     let scenario = dir.join("s.toml");
     std::fs::write(

@@ -2,30 +2,13 @@
 //! (`tools/check-output`), the UDP flow appears in summary.json and rates.csv but not in
 //! timeseries.csv; a bad UDP key is one sentence and exit status 2.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod support;
 
-fn cclab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cclab"))
-        .args(args)
-        .output()
-        .expect("the cclab binary runs")
-}
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("cclab-traffic-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use support::{assert_contract, cclab, root};
 
 #[test]
 fn the_udp_cross_traffic_example_runs_and_honours_the_contract() {
-    let dir = scratch("example");
+    let dir = support::scratch("traffic", "example");
     let out = dir.join("out");
     let example = root().join("examples/udp-cross-traffic.toml");
     // 8 s: the UDP source starts at 5 s, so 3 s of cross traffic.
@@ -45,16 +28,7 @@ fn the_udp_cross_traffic_example_runs_and_honours_the_contract() {
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    let check = Command::new("python3")
-        .arg(root().join("tools/check-output"))
-        .arg(&out)
-        .output()
-        .expect("python3 runs tools/check-output");
-    assert!(
-        check.status.success(),
-        "{}",
-        String::from_utf8_lossy(&check.stdout)
-    );
+    assert_contract(&out);
 
     let summary: serde_json::Value =
         serde_json::from_slice(&std::fs::read(out.join("summary.json")).unwrap()).unwrap();
@@ -98,7 +72,7 @@ fn the_udp_cross_traffic_example_runs_and_honours_the_contract() {
 
 #[test]
 fn a_congestion_control_on_a_udp_flow_is_refused_in_one_sentence() {
-    let dir = scratch("bad");
+    let dir = support::scratch("traffic", "bad");
     let file = dir.join("bad.toml");
     std::fs::write(
         &file,

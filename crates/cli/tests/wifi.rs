@@ -2,46 +2,16 @@
 //! accepts, with both directions of the medium reported and their MAC counters in
 //! summary.json.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod support;
 
-fn repository() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+use support::{assert_contract, root, run_into, summary};
 
 #[test]
 fn the_wifi_example_runs_and_its_output_passes_check_output() {
-    let out = std::env::temp_dir().join(format!("cclab-wifi-example-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&out);
-    let example = repository().join("examples/wifi-bbr-vs-cubic.toml");
-    let output = Command::new(env!("CARGO_BIN_EXE_cclab"))
-        .args([
-            "run",
-            example.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-            "--quiet",
-        ])
-        .output()
-        .expect("the cclab binary runs");
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let check = Command::new("python3")
-        .arg(repository().join("tools/check-output"))
-        .arg(&out)
-        .output()
-        .expect("python3 runs tools/check-output");
-    assert!(
-        check.status.success(),
-        "{}{}",
-        String::from_utf8_lossy(&check.stdout),
-        String::from_utf8_lossy(&check.stderr)
-    );
-    let summary: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(out.join("summary.json")).unwrap()).unwrap();
+    let out = support::scratch("wifi-cli", "example").join("out");
+    run_into(&root().join("examples/wifi-bbr-vs-cubic.toml"), &out, &[]);
+    assert_contract(&out);
+    let summary = summary(&out);
     let links = summary["links"].as_array().expect("links[]");
     let names: Vec<&str> = links.iter().map(|l| l["name"].as_str().unwrap()).collect();
     assert_eq!(names, ["bottleneck", "bottleneck-reverse"]);

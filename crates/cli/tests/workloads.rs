@@ -2,61 +2,16 @@
 //! contract (tools/check-output), flows.csv agrees with summary.json and is the same for the
 //! same seed, and bad workload keys and CDF files get one line naming the key (exit 2).
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod support;
 
-fn cclab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cclab"))
-        .args(args)
-        .output()
-        .expect("the cclab binary runs")
-}
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir =
-        std::env::temp_dir().join(format!("cclab-workload-test-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn run_into(file: &Path, out: &Path, extra: &[&str]) {
-    let mut args = vec![
-        "run",
-        file.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--quiet",
-    ];
-    args.extend_from_slice(extra);
-    let output = cclab(&args);
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-}
+use support::{assert_contract, cclab, root, run_into};
 
 #[test]
 fn the_web_workload_example_runs_and_honours_the_contract() {
-    let dir = scratch("example");
+    let dir = support::scratch("workload-test", "example");
     let out = dir.join("a");
     run_into(&root().join("examples/web-workload.toml"), &out, &[]);
-    let check = Command::new("python3")
-        .arg(root().join("tools/check-output"))
-        .arg(&out)
-        .output()
-        .expect("python3 runs tools/check-output");
-    assert!(
-        check.status.success(),
-        "{}{}",
-        String::from_utf8_lossy(&check.stdout),
-        String::from_utf8_lossy(&check.stderr)
-    );
+    assert_contract(&out);
     assert!(out.join("figures/fct.svg").exists());
 
     // One flows.csv row per finished flow of summary.json, each in its bucket's count.
@@ -116,7 +71,7 @@ fn scenario(workload: &str) -> String {
 
 #[test]
 fn bad_workload_input_exits_2_with_one_line_naming_the_key() {
-    let dir = scratch("bad");
+    let dir = support::scratch("workload-test", "bad");
     std::fs::create_dir_all(dir.join("cdfs")).unwrap();
     std::fs::write(dir.join("cdfs/bad.cdf"), "# sizes\n100 0.5\n\n50 1\n").unwrap();
     let sizes = "sizes = { distribution = \"exponential\", mean = \"10KB\" }";
@@ -203,7 +158,7 @@ fn absurd_workloads_are_refused_before_running() {
     // them at 8 kB each), far over the 8 GB memory limit. At load 0.9 memory is fine (10 ·
     // 0.9 / 0.1 + 100 = 190 slots), but flows.csv would get 4 × 10⁹ rows of ~120 B, far over
     // the 1 GiB output limit.
-    let dir = scratch("absurd");
+    let dir = support::scratch("workload-test", "absurd");
     for (load, words) in [("1", "flows open at once"), ("0.9", "flows.csv")] {
         let file = dir.join("absurd.toml");
         std::fs::write(

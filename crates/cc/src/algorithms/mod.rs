@@ -29,6 +29,7 @@ pub mod libra;
 pub mod multiplicative_decrease;
 pub mod prague;
 pub mod reno;
+pub mod reno_growth;
 pub mod rtt_rounds;
 pub mod scalable;
 pub mod vcp;

@@ -16,7 +16,7 @@
 //! Loss is handled as TCP does (halving). A path without a VCP router echoes "unmeasured": the
 //! sender then grows as Reno.
 
-use super::additive_increase::ByteCountedIncrease;
+use super::reno_growth::RenoGrowth;
 use crate::controller::{
     Ack, CcConfig, CongestionControl, CongestionEvent, LoadFactor, TimeoutEvent,
     half_flight_ssthresh,
@@ -87,8 +87,8 @@ pub struct Vcp {
     /// After a decrease, codes are not acted on until then.
     frozen_until: Option<SimTime>,
     last_load: Option<LoadFactor>,
-    increase: ByteCountedIncrease,
-    slow_start: Box<dyn SlowStart>,
+    /// Reno growth and loss response, for a path without a router of ours (and for loss).
+    reno: RenoGrowth,
 }
 
 impl Vcp {
@@ -100,8 +100,7 @@ impl Vcp {
             ssthresh: config.initial_ssthresh,
             frozen_until: None,
             last_load: None,
-            increase: ByteCountedIncrease::new(),
-            slow_start,
+            reno: RenoGrowth::new(slow_start),
         }
     }
 
@@ -115,21 +114,6 @@ impl Vcp {
     pub fn alpha_for(&self, rtt: SimDuration) -> f64 {
         let ratio = rtt.as_secs_f64() / self.params.interval.as_secs_f64();
         self.params.alpha * ratio * ratio
-    }
-
-    fn grow_without_routers(&mut self, ack: &Ack) {
-        if !ack.may_grow() {
-            return;
-        }
-        let mut cwnd = self.cwnd as u64;
-        if cwnd < self.ssthresh {
-            self.slow_start
-                .grow(&mut cwnd, &mut self.ssthresh, self.mss, ack);
-        } else {
-            self.increase
-                .grow(&mut cwnd, self.mss, ack.bytes_acked, 1.0);
-        }
-        self.cwnd = cwnd as f64;
     }
 }
 
@@ -147,7 +131,8 @@ impl CongestionControl for Vcp {
             return;
         };
         if load == LoadFactor::Unmeasured {
-            self.grow_without_routers(ack);
+            self.reno
+                .grow(&mut self.cwnd, &mut self.ssthresh, self.mss, ack);
             return;
         }
         self.last_load = Some(load);
@@ -175,9 +160,12 @@ impl CongestionControl for Vcp {
     }
 
     fn on_congestion_event(&mut self, event: &CongestionEvent) {
-        self.ssthresh = half_flight_ssthresh(event.bytes_in_flight, self.mss);
-        self.cwnd = self.ssthresh as f64;
-        self.increase.reset();
+        self.reno.on_loss(
+            &mut self.cwnd,
+            &mut self.ssthresh,
+            self.mss,
+            event.bytes_in_flight,
+        );
     }
 
     fn on_timeout_congestion_event(&mut self, event: &TimeoutEvent) {
@@ -185,9 +173,7 @@ impl CongestionControl for Vcp {
     }
 
     fn on_retransmission_timeout(&mut self, _event: &TimeoutEvent) {
-        self.cwnd = self.mss as f64;
-        self.increase.reset();
-        self.slow_start.restart();
+        self.reno.on_timeout(&mut self.cwnd, self.mss);
     }
 
     fn cwnd(&self) -> u64 {
@@ -199,7 +185,7 @@ impl CongestionControl for Vcp {
     }
 
     fn metrics(&self) -> ControllerMetrics {
-        ControllerMetrics::with_slow_start(self.slow_start.as_ref())
+        ControllerMetrics::with_slow_start(self.reno.slow_start())
     }
 
     fn mode(&self) -> &'static str {

@@ -13,7 +13,7 @@
 //! untouched: the sender then grows as Reno (slow start, then one segment per RTT), the
 //! behaviour the paper's incremental-deployment discussion (§7) assumes for non-XCP paths.
 
-use super::additive_increase::ByteCountedIncrease;
+use super::reno_growth::RenoGrowth;
 use crate::controller::{
     Ack, CcConfig, CongestionControl, CongestionEvent, TimeoutEvent, half_flight_ssthresh,
 };
@@ -40,8 +40,8 @@ pub struct Xcp {
     /// The last ACK's feedback (bytes), for traces.
     last_feedback: Option<f64>,
     /// Reno growth for a path without an XCP router.
-    increase: ByteCountedIncrease,
-    slow_start: Box<dyn SlowStart>,
+    /// Reno growth and loss response, for a path without a router of ours (and for loss).
+    reno: RenoGrowth,
 }
 
 impl Xcp {
@@ -51,25 +51,8 @@ impl Xcp {
             cwnd: config.initial_cwnd as f64,
             ssthresh: config.initial_ssthresh,
             last_feedback: None,
-            increase: ByteCountedIncrease::new(),
-            slow_start,
+            reno: RenoGrowth::new(slow_start),
         }
-    }
-
-    /// Reno growth (RFC 5681 / RFC 3465) where no router answered.
-    fn grow_without_routers(&mut self, ack: &Ack) {
-        if !ack.may_grow() {
-            return;
-        }
-        let mut cwnd = self.cwnd as u64;
-        if cwnd < self.ssthresh {
-            self.slow_start
-                .grow(&mut cwnd, &mut self.ssthresh, self.mss, ack);
-        } else {
-            self.increase
-                .grow(&mut cwnd, self.mss, ack.bytes_acked, 1.0);
-        }
-        self.cwnd = cwnd as f64;
     }
 }
 
@@ -90,7 +73,8 @@ impl CongestionControl for Xcp {
             return; // the halving governs until recovery ends
         }
         if !feedback.is_finite() {
-            self.grow_without_routers(ack);
+            self.reno
+                .grow(&mut self.cwnd, &mut self.ssthresh, self.mss, ack);
             return;
         }
         self.last_feedback = Some(feedback);
@@ -99,9 +83,12 @@ impl CongestionControl for Xcp {
     }
 
     fn on_congestion_event(&mut self, event: &CongestionEvent) {
-        self.ssthresh = half_flight_ssthresh(event.bytes_in_flight, self.mss);
-        self.cwnd = self.ssthresh as f64;
-        self.increase.reset();
+        self.reno.on_loss(
+            &mut self.cwnd,
+            &mut self.ssthresh,
+            self.mss,
+            event.bytes_in_flight,
+        );
     }
 
     fn on_timeout_congestion_event(&mut self, event: &TimeoutEvent) {
@@ -109,9 +96,7 @@ impl CongestionControl for Xcp {
     }
 
     fn on_retransmission_timeout(&mut self, _event: &TimeoutEvent) {
-        self.cwnd = self.mss as f64;
-        self.increase.reset();
-        self.slow_start.restart();
+        self.reno.on_timeout(&mut self.cwnd, self.mss);
     }
 
     fn cwnd(&self) -> u64 {
@@ -125,7 +110,7 @@ impl CongestionControl for Xcp {
     fn metrics(&self) -> ControllerMetrics {
         ControllerMetrics {
             increase_per_rtt: self.last_feedback.map(|f| f / self.mss as f64),
-            ..ControllerMetrics::with_slow_start(self.slow_start.as_ref())
+            ..ControllerMetrics::with_slow_start(self.reno.slow_start())
         }
     }
 
