@@ -8,7 +8,7 @@ mod common;
 
 use cclab_sim::RunResult;
 use cclab_sim::net::link::LinkStats;
-use common::run;
+use common::{run, steady, time_weighted_quantile};
 
 /// 20 Mbit/s, 20 ms one way: C·RTT = 20e6/8/1500 · 0.0407 ≈ 68 packets; the buffer is 4 BDP
 /// (267 packets), far more than Copa needs.
@@ -25,28 +25,6 @@ cc = "{cc}"
 steady_from = "5s"
 "#
     )
-}
-
-/// The bottleneck's counters and utilization over the steady window.
-fn steady(result: &RunResult) -> (LinkStats, f64) {
-    let link = &result.links[0];
-    let stats = link.stats.since(&link.at_window_start);
-    let window = result.duration.as_secs_f64() - result.window_start.as_secs_f64();
-    let utilization = (link.busy - link.busy_at_window_start).as_secs_f64() / window;
-    (stats, utilization)
-}
-
-/// The smallest queue length below which the queue spent at least `q` of the time.
-fn time_weighted_quantile(queue_time_ns: &[u64], q: f64) -> u64 {
-    let total: u64 = queue_time_ns.iter().sum();
-    let mut below = 0;
-    for (pkts, &ns) in queue_time_ns.iter().enumerate() {
-        below += ns;
-        if below as f64 >= q * total as f64 {
-            return pkts as u64;
-        }
-    }
-    queue_time_ns.len() as u64
 }
 
 #[test]

@@ -9,9 +9,8 @@
 
 mod common;
 
-use cclab_sim::RunResult;
 use cclab_sim::net::link::LinkStats;
-use common::{run_scenario, scenario};
+use common::{run_scenario, scenario, steady, time_weighted_quantile};
 
 /// 300 Mbit/s of 1500-byte packets: 25 000 packets/s, 40 µs each.
 const PKTS_PER_S: f64 = 300e6 / 8.0 / 1500.0;
@@ -39,28 +38,6 @@ delayed_ack = false
 steady_from = "1s"
 "#
     )
-}
-
-/// The bottleneck's counters and utilization over the steady window.
-fn steady(result: &RunResult) -> (LinkStats, f64) {
-    let link = &result.links[0];
-    let stats = link.stats.since(&link.at_window_start);
-    let window = result.duration.as_secs_f64() - result.window_start.as_secs_f64();
-    let utilization = (link.busy - link.busy_at_window_start).as_secs_f64() / window;
-    (stats, utilization)
-}
-
-/// The smallest queue length below which the queue spent at least `q` of the time.
-fn time_weighted_quantile(queue_time_ns: &[u64], q: f64) -> u64 {
-    let total: u64 = queue_time_ns.iter().sum();
-    let mut below = 0;
-    for (pkts, &ns) in queue_time_ns.iter().enumerate() {
-        below += ns;
-        if below as f64 >= q * total as f64 {
-            return pkts as u64;
-        }
-    }
-    queue_time_ns.len() as u64
 }
 
 #[test]

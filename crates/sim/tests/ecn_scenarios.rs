@@ -12,7 +12,9 @@ use cclab_cc::algorithms::bbr3::Bbr3;
 use cclab_cc::algorithms::reno::Reno;
 use cclab_cc::{AlgorithmInfo, CcConfig, Params, SimTime, SlowStart};
 use cclab_sim::{FlowEventKind, MemorySink, RunResult};
-use common::{Call, Probed, Seen, probe_info, run_observed, scenario};
+use common::{
+    Call, Probed, Seen, probe_info, run_observed, scenario, steady, time_weighted_quantile,
+};
 
 impl Probed for Bbr3 {
     fn build(config: &CcConfig, params: &Params, _: Box<dyn SlowStart>) -> Self {
@@ -30,28 +32,6 @@ static BBR3: AlgorithmInfo = probe_info::<Bbr3>();
 static RENO: AlgorithmInfo = probe_info::<Reno>();
 
 const MSS: u64 = 1448;
-
-/// The smallest queue length below which the queue spent at least `q` of the time.
-fn time_weighted_quantile(queue_time_ns: &[u64], q: f64) -> u64 {
-    let total: u64 = queue_time_ns.iter().sum();
-    let mut below = 0;
-    for (pkts, &ns) in queue_time_ns.iter().enumerate() {
-        below += ns;
-        if below as f64 >= q * total as f64 {
-            return pkts as u64;
-        }
-    }
-    queue_time_ns.len() as u64
-}
-
-/// The bottleneck's counters over the steady window (`[output] steady_from` to the end).
-fn steady(result: &RunResult) -> (cclab_sim::net::link::LinkStats, f64) {
-    let link = &result.links[0];
-    let stats = link.stats.since(&link.at_window_start);
-    let window = result.duration.as_secs_f64() - result.window_start.as_secs_f64();
-    let utilization = (link.busy - link.busy_at_window_start).as_secs_f64() / window;
-    (stats, utilization)
-}
 
 // ---- BBR v3 --------------------------------------------------------------------------------
 

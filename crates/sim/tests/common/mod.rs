@@ -35,6 +35,30 @@ pub fn run(text: &str) -> (RunResult, MemorySink) {
     run_scenario(&scenario(text))
 }
 
+/// The first reported link's (the bottleneck's) counters and utilization over the steady
+/// window (`[output] steady_from` to the end).
+pub fn steady(result: &RunResult) -> (cclab_sim::net::link::LinkStats, f64) {
+    let link = &result.links[0];
+    let stats = link.stats.since(&link.at_window_start);
+    let window = result.duration.as_secs_f64() - result.window_start.as_secs_f64();
+    let utilization = (link.busy - link.busy_at_window_start).as_secs_f64() / window;
+    (stats, utilization)
+}
+
+/// The smallest queue length below which the queue spent at least `q` of the time
+/// (`LinkStats::queue_time_ns`).
+pub fn time_weighted_quantile(queue_time_ns: &[u64], q: f64) -> u64 {
+    let total: u64 = queue_time_ns.iter().sum();
+    let mut below = 0;
+    for (pkts, &ns) in queue_time_ns.iter().enumerate() {
+        below += ns;
+        if below as f64 >= q * total as f64 {
+            return pkts as u64;
+        }
+    }
+    queue_time_ns.len() as u64
+}
+
 /// Queue samples of the bottleneck in `[from_s, to_s]`: (time s, packets waiting).
 pub fn queue_samples(sink: &MemorySink, from_s: f64, to_s: f64) -> Vec<(f64, u64)> {
     sink.links
