@@ -1,0 +1,196 @@
+//! An ACK arrives: scoreboard, RTT and delivery-rate samples, loss detection, the
+//! controller's update, the window during a reduction, the RTO.
+
+use cclab_cc::{Ack, SimTime};
+
+use crate::packet::{Packet, PacketKind};
+use crate::tcp::delivery_rate::AckRateState;
+use crate::tcp::tlp::ProbeOutcome;
+
+use super::{DUP_THRESH, LossState, ModeCause, Sender};
+
+impl Sender {
+    /// An ACK arrived.
+    pub fn on_ack(&mut self, now: SimTime, ack: &Packet, out: &mut Vec<Packet>) {
+        debug_assert_eq!(ack.kind, PacketKind::Ack);
+        let cumulative = ack.seq;
+        if cumulative > self.board.snd_nxt() {
+            return; // acknowledges data never sent: ignore (RFC 793)
+        }
+        let prior_in_flight = self.pipe();
+        let prior_una = self.board.snd_una();
+
+        // Scoreboard: cumulative ACK, then SACK blocks. Each newly delivered segment feeds the
+        // RTT sample (newest never-retransmitted one, Karn) and the delivery-rate sample.
+        let mut bytes_delivered = 0u64;
+        let mut newest_clean_send: Option<SimTime> = None;
+        let mut rate_state = AckRateState::default();
+        let sack_enabled = self.sack_enabled();
+        let min_rtt_before = self.rtt.min_rtt();
+        let rate = &mut self.rate;
+        let rack_tlp = &mut self.rack_tlp;
+        let mut on_delivered = |seq: u64, segment: &crate::tcp::scoreboard::Segment| {
+            if let Some(rt) = rack_tlp.as_deref_mut() {
+                rt.rack.on_delivered(
+                    now,
+                    seq + segment.len as u64,
+                    segment.sent_time,
+                    segment.ever_retransmitted(),
+                    min_rtt_before,
+                );
+            }
+            bytes_delivered += segment.len as u64;
+            if !segment.ever_retransmitted() {
+                newest_clean_send =
+                    Some(newest_clean_send.map_or(segment.sent_time, |t| t.max(segment.sent_time)));
+            }
+            rate.on_delivered(
+                &mut rate_state,
+                now,
+                segment.len as u64,
+                segment.sent_time,
+                segment.send_state,
+            );
+        };
+        if cumulative > prior_una {
+            self.board.acknowledge(cumulative, &mut on_delivered);
+        }
+        if sack_enabled {
+            for block in ack.sack_blocks() {
+                self.board.sack(block.start, block.end, &mut on_delivered);
+            }
+        }
+        let advanced = self.board.snd_una() > prior_una;
+        if let Some(sent) = newest_clean_send {
+            let sample = now - sent;
+            self.rtt.on_sample(sample);
+            self.stats.rtt_sum_ns += sample.as_nanos() as u128;
+            self.stats.rtt_samples += 1;
+            self.stats.rtt_histogram.record(sample.as_nanos());
+        }
+        let rate_sample = self.rate.sample(rate_state, now, self.rtt.min_rtt());
+
+        // RFC 5681 §2: a duplicate ACK acknowledges nothing new while data is outstanding
+        // (only counted without SACK; with SACK the scoreboard detects loss).
+        if advanced {
+            self.dup_acks = 0;
+        } else if self.board.outstanding() > 0 {
+            self.dup_acks += 1;
+        }
+
+        let (mut newly_lost, mut retransmission_lost_in_episode) = (0, false);
+        let mut probe_outcome = ProbeOutcome::Pending;
+        if self.rack_tlp.is_some() {
+            probe_outcome = self.rack_on_ack(ack, advanced);
+            let (lost, episode) = self.rack_detect_losses(now);
+            newly_lost = lost;
+            // Only a retransmission of the recovery under way counts (RFC 5681 §4.3); a tail
+            // loss probe belongs to none.
+            retransmission_lost_in_episode = episode == Some(self.episode)
+                && matches!(
+                    self.state,
+                    LossState::Recovery { .. } | LossState::Loss { .. }
+                );
+        } else if self.sack_enabled() && self.board.sacked_bytes() > 0 {
+            let (lost_retransmissions, episode) = self.board.mark_lost_retransmissions(DUP_THRESH);
+            newly_lost = self.board.mark_losses(DUP_THRESH) + lost_retransmissions;
+            retransmission_lost_in_episode = episode == Some(self.episode);
+        }
+
+        let was_reducing = self.is_reducing();
+        let later_partial_ack = self.update_loss_state(now, advanced, prior_in_flight);
+        // RFC 5681 §4.3: "the loss of a retransmission [...] MUST [lower] cwnd (and ssthresh)"
+        // again. A retransmission of the current episode was lost: start a new one.
+        if retransmission_lost_in_episode && self.state != LossState::Open {
+            self.enter_recovery(now, prior_in_flight, true);
+        }
+        if probe_outcome == ProbeOutcome::LossRepaired && self.state == LossState::Open {
+            self.probe_repaired_loss(now, prior_in_flight);
+        }
+        // ECN (RFC 3168 §6.1.2): CE marks reduce the window like a loss, at most once per
+        // window of data, unless the controller responds to ECN itself.
+        let ce_bytes = ack.ce_bytes.saturating_sub(self.ce_bytes_echoed);
+        self.ce_bytes_echoed = self.ce_bytes_echoed.max(ack.ce_bytes);
+        self.stats.ce_bytes += ce_bytes;
+        self.ce_bytes_unreported += ce_bytes;
+        if ack.xcp.is_present() {
+            // Duplicate ACKs echo feedback too; it reaches the controller with the next
+            // ACK that acknowledges new data, as the CE count does.
+            *self.xcp_feedback_unreported.get_or_insert(0.0) += ack.xcp.feedback_bytes as f64;
+        }
+        if ack.vcp.is_some() {
+            self.vcp_unreported = self.vcp_unreported.max(ack.vcp);
+        }
+        if ce_bytes > 0 && self.state == LossState::Open && !self.cc.responds_to_ecn() {
+            self.enter_cwr(now, prior_in_flight);
+        }
+
+        if bytes_delivered > 0 {
+            // The ACK that ends a reduction does not grow the window either: it acknowledges
+            // data delivered during it, which was already accounted for.
+            let in_recovery = was_reducing || self.is_reducing();
+            let cwnd_limited = if self.cc.cwnd() < self.cc.ssthresh() {
+                // Linux tcp_is_cwnd_limited: in slow start, grow while cwnd < 2 × the largest
+                // flight of the last window.
+                self.cc.cwnd() < 2 * self.max_pipe_in_window
+            } else {
+                self.cwnd_limited
+            };
+            // Regrowing after an idle restart: the controller's own window was not in
+            // force, so it must not grow; the cap grows instead (RFC 5681 §3.1 slow start).
+            let cwnd_limited = if self.restart_cap == u64::MAX {
+                cwnd_limited
+            } else {
+                self.regrow_after_restart(bytes_delivered);
+                false
+            };
+            self.cc.on_ack(&Ack {
+                now,
+                bytes_acked: bytes_delivered,
+                rtt: newest_clean_send.map(|sent| now - sent),
+                min_rtt: self.rtt.min_rtt(),
+                srtt: self.rtt.srtt(),
+                prior_in_flight,
+                bytes_in_flight: self.pipe(),
+                delivered: self.rate.delivered(),
+                newly_lost,
+                snd_una: self.board.snd_una(),
+                snd_nxt: self.board.snd_nxt(),
+                // Including marks echoed by earlier duplicate ACKs (a CE-marked segment
+                // that arrived out of order without SACK, or a duplicate), which reached no
+                // controller: every echoed byte is reported once.
+                ecn_ce_bytes: std::mem::take(&mut self.ce_bytes_unreported),
+                xcp_feedback: self.xcp_feedback_unreported.take(),
+                vcp_load: self.vcp_unreported.take(),
+                rate_sample,
+                in_recovery,
+                cwnd_limited,
+            });
+            self.check_mode(now, ModeCause::Ack);
+        }
+        // The window during a reduction. PRR runs on the ACK that starts recovery too
+        // (RFC 6937 §3); Reno inflation starts with the next duplicate (RFC 5681 §3.2 step 4).
+        match self.state {
+            LossState::Recovery { .. } if self.sack_enabled() => {
+                self.update_prr_window(bytes_delivered, true)
+            }
+            LossState::Recovery { .. } if was_reducing => {
+                self.update_inflated_window(advanced, self.board.snd_una() - prior_una)
+            }
+            LossState::Cwr { .. } => self.update_prr_window(bytes_delivered, false),
+            _ => {}
+        }
+
+        // RFC 6298 §5.2–5.3: stop the timer when all is acknowledged, restart it on new data
+        // acknowledged (RFC 6582 §4: NewReno restarts it on the first partial ACK only).
+        if self.board.outstanding() == 0 {
+            self.rto_deadline = None;
+        } else if advanced && !later_partial_ack {
+            self.rto_deadline = Some(now + self.rtt.rto());
+        }
+        self.transmit(now, out);
+        if self.rack_tlp.is_some() {
+            self.schedule_probe(now, advanced);
+        }
+    }
+}

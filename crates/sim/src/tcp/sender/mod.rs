@@ -1,0 +1,401 @@
+//! The TCP sender: what to send and when, loss detection and recovery, RTT and delivery-rate
+//! measurement. The congestion controller only decides the window (and pacing rate).
+//!
+//! Loss recovery, per flow:
+//! - `sack`: RFC 6675 (SACK scoreboard, IsLost, NextSeg rule 1 then new data) with RFC 6937
+//!   proportional rate reduction (PRR-SSRB) setting the window during recovery;
+//! - `newreno`: RFC 6582 (partial ACKs retransmit the next hole; recovery lasts until the
+//!   recovery point), with RFC 5681 window inflation;
+//! - `reno`: RFC 5681 §3.2 (the first new ACK ends recovery).
+//!
+//! A retransmission timeout (RFC 6298) presumes all outstanding data lost and resends it from
+//! `snd_una` under the controller's loss window, as Linux's `tcp_enter_loss` does.
+//!
+//! Loss detection, per flow: RFC 6675's duplicate-ACK rule (`dupack`), or RFC 8985 RACK-TLP
+//! (`rack-tlp`, with SACK only): time-based marking (`rack.rs`) with its reordering timer and
+//! the tail loss probe (`tlp.rs`). Either starts the same recovery (PRR) and raises the same
+//! controller events.
+
+mod ack;
+mod mode;
+mod rack_tlp;
+mod recovery;
+#[cfg(test)]
+mod tests;
+mod timeout;
+mod transmit;
+
+use cclab_cc::{CongestionControl, SimDuration, SimTime};
+use cclab_scenario::{EcnMode, LossDetection, Recovery};
+
+use crate::histogram::Histogram;
+use crate::packet::{LoadFactor, Packet};
+use crate::tcp::delivery_rate::DeliveryRate;
+use crate::tcp::rtt::RttEstimator;
+use crate::tcp::scoreboard::Scoreboard;
+use crate::tcp::small_queues::SmallQueues;
+use crate::trace::{FlowEvent, FlowEventKind};
+
+use mode::ModeCause;
+use rack_tlp::RackTlp;
+pub use recovery::LossState;
+use recovery::Prr;
+
+/// RFC 5681 §3.2 / RFC 6675 DupThresh.
+pub(super) const DUP_THRESH: u64 = 3;
+
+#[derive(Clone, Debug)]
+pub struct SenderConfig {
+    pub flow: u32,
+    pub mss: u64,
+    pub header_bytes: u64,
+    /// Application bytes to send; `None` = unlimited.
+    pub size: Option<u64>,
+    pub recovery: Recovery,
+    /// `rack-tlp` needs `recovery = Sack` (the scenario parser refuses other pairs).
+    pub loss_detection: LossDetection,
+    pub receive_window: Option<u64>,
+    pub min_rto: SimDuration,
+    /// Pace at Linux's default rate when the controller sets none.
+    pub pacing: bool,
+    /// Send ECN-capable data: ECT(0), or ECT(1) for L4S (RFC 9331 §4).
+    pub ecn: EcnMode,
+    /// Rate of the sender's own access link in bit/s: with it the sender keeps TCP Small
+    /// Queues' limit on what waits there (`small_queues.rs`); `None` hands every packet over
+    /// at once (unit tests).
+    pub nic_rate_bps: Option<u64>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SenderStats {
+    pub packets_sent: u64,
+    pub retransmissions: u64,
+    /// Payload bytes put on the wire, retransmissions included.
+    pub payload_bytes_sent: u64,
+    pub wire_bytes_sent: u64,
+    pub timeouts: u64,
+    pub fast_recoveries: u64,
+    /// Tail loss probes sent (RFC 8985 §7.3).
+    pub loss_probes: u64,
+    pub rtt_sum_ns: u128,
+    pub rtt_samples: u64,
+    /// Payload bytes the receiver reported CE-marked, and the window reductions they caused.
+    pub ce_bytes: u64,
+    pub ecn_reductions: u64,
+    /// Every RTT sample (ns), for percentiles.
+    pub rtt_histogram: Histogram,
+}
+
+pub struct Sender {
+    config: SenderConfig,
+    cc: Box<dyn CongestionControl>,
+    board: Scoreboard,
+    rtt: RttEstimator,
+    rate: DeliveryRate,
+    state: LossState,
+    /// The sender's window during fast recovery (PRR or Reno inflation).
+    recovery_cwnd: u64,
+    prr: Prr,
+    dup_acks: u32,
+    /// RFC 6582 `recover`: the highest sequence sent when the last recovery began.
+    recover: Option<u64>,
+    /// NewReno partial ACKs restart the RTO only on the first one (RFC 6582 §3.2 step 5).
+    partial_ack_seen: bool,
+    /// RFC 5681 §3.2 step 2 / RFC 6582 §3.2 step 5: the next retransmission leaves at once,
+    /// whatever the window (it replaces a segment that has left the network).
+    retransmit_now: bool,
+    /// The receiver's CE byte counter in the latest ACK.
+    ce_bytes_echoed: u64,
+    /// CE-marked bytes echoed by ACKs that delivered nothing (duplicate ACKs), for the next
+    /// `Ack` the controller sees.
+    ce_bytes_unreported: u64,
+    /// XCP feedback echoed since the controller last heard (see `ce_bytes_unreported`).
+    xcp_feedback_unreported: Option<f64>,
+    /// The controller speaks XCP (asked once: the header costs a virtual call per segment).
+    speaks_xcp: bool,
+    /// VCP load factors echoed since the controller last heard, the highest.
+    vcp_unreported: Option<LoadFactor>,
+    /// The controller marks its segments VCP-capable.
+    speaks_vcp: bool,
+    /// Loss episodes (fast recoveries and timeouts) so far; retransmissions are tagged with it.
+    episode: u32,
+    /// snd_una when the last retransmission timeout fired.
+    una_at_last_timeout: Option<u64>,
+    /// Linux `tcp_cwnd_validate`: whether the window limited sending over the last flight.
+    cwnd_limited: bool,
+    max_pipe_in_window: u64,
+    cwnd_usage_end: u64,
+    next_send_time: SimTime,
+    rto_deadline: Option<SimTime>,
+    /// When sending resumes after pacing or TCP Small Queues held it back.
+    send_deadline: Option<SimTime>,
+    small_queues: Option<SmallQueues>,
+    rack_tlp: Option<Box<RackTlp>>,
+    data_end: u64,
+    /// The controller's mode label when last looked at, to see it change.
+    mode: &'static str,
+    /// When the last data segment left.
+    last_send: SimTime,
+    /// RFC 5681 §4.1 restart after idle, if the application can go idle (an on/off
+    /// application): the initial window, which RW = min(IW, cwnd) is taken from.
+    restart_window: Option<u64>,
+    /// After an idle restart: the window in force is at most this, growing as slow start
+    /// does (by the bytes each ACK delivers) until it reaches the controller's cwnd;
+    /// `u64::MAX` otherwise (a plain `min` on the hot path, no branch).
+    restart_cap: u64,
+    /// Flow events not yet collected by the simulator (rare; the buffer is reused).
+    events: Vec<FlowEvent>,
+    pub stats: SenderStats,
+}
+
+impl Sender {
+    pub fn new(config: SenderConfig, cc: Box<dyn CongestionControl>) -> Self {
+        let data_end = config.size.unwrap_or(u64::MAX);
+        Sender {
+            board: Scoreboard::new(config.mss),
+            rtt: RttEstimator::new(config.min_rto),
+            rate: DeliveryRate::default(),
+            state: LossState::Open,
+            recovery_cwnd: 0,
+            prr: Prr::default(),
+            dup_acks: 0,
+            recover: None,
+            partial_ack_seen: false,
+            una_at_last_timeout: None,
+            ce_bytes_echoed: 0,
+            ce_bytes_unreported: 0,
+            xcp_feedback_unreported: None,
+            speaks_xcp: cc.xcp_request().is_some(),
+            vcp_unreported: None,
+            speaks_vcp: cc.vcp(),
+            episode: 0,
+            retransmit_now: false,
+            cwnd_limited: false,
+            max_pipe_in_window: 0,
+            cwnd_usage_end: 0,
+            next_send_time: SimTime::ZERO,
+            rto_deadline: None,
+            send_deadline: None,
+            small_queues: config
+                .nic_rate_bps
+                .map(|rate| SmallQueues::new(rate, config.mss + config.header_bytes)),
+            rack_tlp: (config.loss_detection == LossDetection::RackTlp).then(|| {
+                debug_assert_eq!(config.recovery, Recovery::Sack, "RACK needs SACK");
+                Box::default()
+            }),
+            data_end,
+            mode: "",
+            last_send: SimTime::ZERO,
+            restart_window: None,
+            restart_cap: u64::MAX,
+            events: Vec::new(),
+            stats: SenderStats::default(),
+            config,
+            cc,
+        }
+    }
+
+    pub fn cc(&self) -> &dyn CongestionControl {
+        self.cc.as_ref()
+    }
+
+    pub fn rtt(&self) -> &RttEstimator {
+        &self.rtt
+    }
+
+    pub fn state(&self) -> LossState {
+        self.state
+    }
+
+    pub fn snd_una(&self) -> u64 {
+        self.board.snd_una()
+    }
+
+    pub fn snd_nxt(&self) -> u64 {
+        self.board.snd_nxt()
+    }
+
+    /// Bytes in flight as the sender counts them for its window.
+    pub fn bytes_in_flight(&self) -> u64 {
+        self.pipe()
+    }
+
+    /// All application data acknowledged.
+    pub fn is_finished(&self) -> bool {
+        self.board.snd_una() >= self.data_end
+    }
+
+    pub fn rto_deadline(&self) -> Option<SimTime> {
+        self.rto_deadline
+    }
+
+    pub fn send_deadline(&self) -> Option<SimTime> {
+        self.send_deadline
+    }
+
+    /// The sender's one timer, as the simulator arms it: the RTO, or with RACK-TLP the
+    /// earliest of the RTO, RACK's reordering timer and the probe timer (Linux keeps them in
+    /// one timer too, `icsk_retransmit_timer` with `icsk_pending` saying which).
+    #[inline]
+    pub fn timer_deadline(&self) -> Option<SimTime> {
+        if self.rack_tlp.is_none() {
+            return self.rto_deadline;
+        }
+        match (self.rto_deadline, self.loss_detection_deadline()) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// The timer of [`Sender::timer_deadline`] expired.
+    #[inline]
+    pub fn on_timer(&mut self, now: SimTime, out: &mut Vec<Packet>) {
+        if self.rack_tlp.is_none() {
+            return self.on_retransmission_timeout(now, out);
+        }
+        self.on_rack_tlp_timer(now, out);
+    }
+
+    /// The most data TCP Small Queues lets wait on the sender's own link, as transmission
+    /// time (`None` without the model).
+    pub fn worst_host_backlog(&self) -> Option<SimDuration> {
+        self.small_queues.as_ref().map(SmallQueues::worst_backlog)
+    }
+
+    fn sack_enabled(&self) -> bool {
+        self.config.recovery == Recovery::Sack
+    }
+
+    /// RFC 6675 pipe with SACK, and after a timeout (when everything outstanding is marked
+    /// lost); RFC 5681 FlightSize otherwise.
+    fn pipe(&self) -> u64 {
+        if self.sack_enabled() || matches!(self.state, LossState::Loss { .. }) {
+            self.board.pipe()
+        } else {
+            self.board.outstanding()
+        }
+    }
+
+    /// The congestion window in force now.
+    pub fn window(&self) -> u64 {
+        let window = match self.state {
+            LossState::Recovery { .. } | LossState::Cwr { .. }
+                if !self.cc.controls_recovery_window() =>
+            {
+                self.recovery_cwnd
+            }
+            _ => self.cc.cwnd(),
+        };
+        window.min(self.restart_cap)
+    }
+
+    /// Pacing rate in bit/s of payload: the controller's, or Linux's default when pacing is
+    /// on.
+    pub fn pacing_rate(&self) -> Option<u64> {
+        if let Some(rate) = self.cc.pacing_rate() {
+            return Some(rate.max(1));
+        }
+        if !self.config.pacing {
+            return None;
+        }
+        self.default_pacing_rate()
+    }
+
+    /// Linux `tcp_update_pacing_rate`: cwnd/srtt × 200 % in slow start, × 120 % after; Linux
+    /// keeps it whether or not it paces, for TCP Small Queues. `None` before the first RTT
+    /// sample.
+    fn default_pacing_rate(&self) -> Option<u64> {
+        let srtt = self.rtt.srtt()?;
+        let cwnd = self.window();
+        let percent = if cwnd < self.cc.ssthresh() / 2 {
+            200
+        } else {
+            120
+        };
+        let bps = cwnd as u128 * 8 * 1_000_000_000 * percent / 100 / srtt.as_nanos().max(1) as u128;
+        Some((bps as u64).max(1))
+    }
+
+    /// The application starts (or the flow is created at `now`).
+    pub fn start(&mut self, now: SimTime, out: &mut Vec<Packet>) {
+        self.next_send_time = now;
+        self.mode = "";
+        self.check_mode(now, ModeCause::Start);
+        self.transmit(now, out);
+    }
+
+    /// The application's writes so far (an on/off application): the sender sends new data
+    /// up to byte `end` of the stream (and never past `size`) until the limit moves. Raising
+    /// it sends nothing by itself: call [`Sender::on_app_write`] (or [`Sender::start`]).
+    pub fn set_app_limit(&mut self, end: u64) {
+        debug_assert!(
+            end >= self.board.snd_nxt(),
+            "data already sent stays written"
+        );
+        self.data_end = end.min(self.config.size.unwrap_or(u64::MAX));
+    }
+
+    /// Apply RFC 5681 §4.1 when the application resumes after an idle period (Linux's
+    /// `net.ipv4.tcp_slow_start_after_idle`, on by default); `initial_window` is the IW that
+    /// the restart window RW = min(IW, cwnd) is taken from.
+    pub fn enable_idle_restart(&mut self, initial_window: u64) {
+        self.restart_window = Some(initial_window);
+    }
+
+    /// Slow start from the restart window back to the controller's cwnd: the cap grows by
+    /// the bytes an ACK delivered and goes away once it reaches cwnd.
+    #[cold]
+    #[inline(never)]
+    fn regrow_after_restart(&mut self, bytes_delivered: u64) {
+        let grown = self.restart_cap.saturating_add(bytes_delivered);
+        self.restart_cap = if grown < self.cc.cwnd() {
+            grown
+        } else {
+            u64::MAX
+        };
+    }
+
+    /// The application wrote more (after [`Sender::set_app_limit`]): send what the window
+    /// allows. RFC 5681 §4.1: "if the TCP has not sent data in an interval exceeding the
+    /// retransmission timeout", cwnd is at most RW = min(IW, cwnd) before transmission
+    /// begins; Linux's `tcp_cwnd_restart` checks the same (nothing outstanding, last send
+    /// more than an RTO ago). The controller is not told: the sender caps the window at RW
+    /// and lets the cap grow as slow start does until it reaches the controller's cwnd (so
+    /// a window below ssthresh regrows exactly as RFC 5681 §3.1's slow start would).
+    pub fn on_app_write(&mut self, now: SimTime, out: &mut Vec<Packet>) {
+        if let Some(initial_window) = self.restart_window
+            && self.board.outstanding() == 0
+            && self.stats.packets_sent > 0
+            && now.saturating_since(self.last_send) > self.rtt.rto()
+        {
+            let restart = initial_window.min(self.window());
+            if restart < self.cc.cwnd() {
+                self.restart_cap = restart;
+                self.record(now, FlowEventKind::IdleRestart, "", "", "");
+            }
+        }
+        self.transmit(now, out);
+    }
+
+    /// Move the flow events recorded since the last call to `into`.
+    pub fn take_events(&mut self, into: &mut Vec<FlowEvent>) {
+        into.append(&mut self.events);
+    }
+
+    /// Whether flow events wait to be collected.
+    pub fn has_events(&self) -> bool {
+        !self.events.is_empty()
+    }
+
+    /// Debug check of the scoreboard counters.
+    pub fn check_invariants(&self) {
+        self.board.check_counters();
+        let cwnd = self.cc.cwnd();
+        assert!(
+            cwnd >= self.config.mss,
+            "flow {}: {} cwnd {cwnd} below one MSS",
+            self.config.flow,
+            self.cc.name()
+        );
+    }
+}

@@ -1,0 +1,254 @@
+//! Fast recovery (RFC 6675 with PRR, RFC 6582, RFC 5681) and ECN reductions: entering,
+//! the window while in them, leaving.
+
+use cclab_cc::{CongestionEvent, SimTime};
+use cclab_scenario::Recovery;
+
+use crate::trace::FlowEventKind;
+
+use super::{DUP_THRESH, ModeCause, Sender};
+
+/// Linux `tcp_ca_state`, reduced to what the model distinguishes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LossState {
+    Open,
+    /// Fast recovery until the cumulative ACK reaches `point` (snd_nxt at its start).
+    Recovery {
+        point: u64,
+    },
+    /// After a retransmission timeout, until the ACK reaches `point`.
+    Loss {
+        point: u64,
+    },
+    /// An ECN-triggered window reduction (Linux `TCP_CA_CWR`), until the ACK reaches `point`.
+    Cwr {
+        point: u64,
+    },
+}
+
+/// RFC 6937 state for one recovery episode.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Prr {
+    pub(super) delivered: u64,
+    pub(super) out: u64,
+    pub(super) recover_fs: u64,
+}
+
+impl Sender {
+    /// Enter, continue or leave fast recovery / timeout recovery after an ACK. Returns true
+    /// for a NewReno partial ACK other than the first of the episode.
+    pub(super) fn update_loss_state(
+        &mut self,
+        now: SimTime,
+        advanced: bool,
+        prior_in_flight: u64,
+    ) -> bool {
+        let una = self.board.snd_una();
+        let mut later_partial_ack = false;
+        // An ECN reduction ends once the cumulative ACK passes its point (Linux
+        // tcp_fastretrans_alert: CWR is held until snd_una is beyond high_seq). An ACK up to
+        // exactly the point acknowledges only the window already reduced for, so the CE marks
+        // it reports must not start a second reduction (RFC 3168 §6.1.2: at most once per
+        // window of data).
+        if let LossState::Cwr { point } = self.state
+            && una > point
+        {
+            self.exit_recovery(now);
+        }
+        match self.state {
+            LossState::Open | LossState::Cwr { .. } => {
+                let loss_detected = match self.config.recovery {
+                    // RACK may mark any segment first (Linux `tcp_time_to_recover`: lost_out).
+                    Recovery::Sack if self.rack_tlp.is_some() => self.board.lost_bytes() > 0,
+                    Recovery::Sack => self.board.first_is_lost(),
+                    // RFC 6582 §3.2 step 1: three duplicates, and the ACK covers more than
+                    // `recover` (so one window of losses reduces cwnd once).
+                    Recovery::NewReno => {
+                        self.dup_acks as u64 == DUP_THRESH && self.recover.is_none_or(|r| una > r)
+                    }
+                    Recovery::Reno => self.dup_acks as u64 == DUP_THRESH,
+                };
+                if loss_detected {
+                    // A loss during an ECN reduction does not reduce the window again: one
+                    // reduction per window of data (RFC 3168 §6.1.2; Linux keeps ssthresh
+                    // when Recovery follows CWR).
+                    let reduce = self.state == LossState::Open;
+                    self.enter_recovery(now, prior_in_flight, reduce);
+                }
+            }
+            LossState::Recovery { point } => {
+                if una >= point {
+                    self.exit_recovery(now);
+                } else if advanced {
+                    match self.config.recovery {
+                        // RFC 5681 §3.2 step 6: the first new ACK ends recovery.
+                        Recovery::Reno => self.exit_recovery(now),
+                        // RFC 6582 §3.2 step 5: a partial ACK retransmits the next hole.
+                        Recovery::NewReno => {
+                            self.board.mark_first_lost();
+                            self.retransmit_now = true;
+                            later_partial_ack = self.partial_ack_seen;
+                            self.partial_ack_seen = true;
+                        }
+                        Recovery::Sack => {}
+                    }
+                }
+            }
+            LossState::Loss { point } => {
+                if una >= point {
+                    self.state = LossState::Open;
+                    if let Some(rt) = self.rack_tlp.as_deref_mut() {
+                        rt.rack.on_recovery_exit();
+                    }
+                    self.record(now, FlowEventKind::TimeoutRecoveryEnd, "", "", "");
+                }
+            }
+        }
+        later_partial_ack
+    }
+
+    /// Start a fast-recovery episode. `flight` is the RFC 6675 pipe before the ACK that
+    /// detected the loss: at the first loss of a window it is RFC 5681's FlightSize less the
+    /// few segments already SACKed, and unlike FlightSize it stays meaningful when a lost
+    /// retransmission starts a new episode inside recovery (FlightSize then counts all the
+    /// data SACKed above the holes).
+    pub(super) fn enter_recovery(&mut self, now: SimTime, flight: u64, reduce: bool) {
+        let detail = match (self.state, self.config.recovery) {
+            (LossState::Recovery { .. } | LossState::Loss { .. }, _) => "retransmission_lost",
+            (_, Recovery::Reno) => "reno",
+            (_, Recovery::NewReno) => "newreno",
+            (_, Recovery::Sack) if self.rack_tlp.is_some() => "rack",
+            (_, Recovery::Sack) => "sack",
+        };
+        self.episode += 1;
+        if let Some(rt) = self.rack_tlp.as_deref_mut() {
+            rt.tlp.reset(); // RFC 8985 §7.1
+        }
+        let point = self.board.snd_nxt();
+        self.state = LossState::Recovery { point };
+        self.recover = Some(point);
+        self.partial_ack_seen = false;
+        self.stats.fast_recoveries += 1;
+        if reduce {
+            self.congestion_event(now, flight);
+        }
+        self.record(now, FlowEventKind::RecoveryStart, "", "", detail);
+        self.check_mode(now, ModeCause::Loss);
+        self.prr = Prr {
+            delivered: 0,
+            out: 0,
+            // RFC 6937 §3 RecoverFS, the flight at the start of recovery (pipe, see above).
+            recover_fs: flight.max(1),
+        };
+        if self.sack_enabled() {
+            self.recovery_cwnd = self.board.pipe() + self.config.mss;
+        } else {
+            // RFC 5681 §3.2 steps 2–3: retransmit the lost segment, cwnd = ssthresh + 3·SMSS.
+            self.board.mark_first_lost();
+            self.retransmit_now = true;
+            self.recovery_cwnd = self
+                .cc
+                .ssthresh()
+                .saturating_add(DUP_THRESH * self.config.mss);
+        }
+    }
+
+    /// Start an ECN window reduction (RFC 3168 §6.1.2): ssthresh and cwnd as for a loss, the
+    /// window brought down by PRR as Linux's `tcp_enter_cwr` does, nothing retransmitted; it
+    /// lasts until the data outstanding now is acknowledged.
+    pub(super) fn enter_cwr(&mut self, now: SimTime, flight: u64) {
+        self.state = LossState::Cwr {
+            point: self.board.snd_nxt(),
+        };
+        self.stats.ecn_reductions += 1;
+        self.congestion_event(now, flight);
+        self.record(now, FlowEventKind::EcnReductionStart, "", "", "");
+        self.check_mode(now, ModeCause::Ecn);
+        self.prr = Prr {
+            delivered: 0,
+            out: 0,
+            recover_fs: flight.max(1),
+        };
+        self.recovery_cwnd = self.pipe();
+    }
+
+    pub(super) fn congestion_event(&mut self, now: SimTime, flight: u64) {
+        // The controller reduces its own window now: it is in force again.
+        self.restart_cap = u64::MAX;
+        self.cc.on_congestion_event(&CongestionEvent {
+            now,
+            bytes_in_flight: flight,
+            srtt: self.rtt.srtt(),
+            min_rtt: self.rtt.min_rtt(),
+        });
+    }
+
+    /// In fast recovery or an ECN reduction: the window is coming down; it does not grow.
+    pub(super) fn is_reducing(&self) -> bool {
+        matches!(
+            self.state,
+            LossState::Recovery { .. } | LossState::Cwr { .. }
+        )
+    }
+
+    pub(super) fn exit_recovery(&mut self, now: SimTime) {
+        let kind = match self.state {
+            LossState::Cwr { .. } => FlowEventKind::EcnReductionEnd,
+            _ => FlowEventKind::RecoveryEnd,
+        };
+        if let (Some(rt), FlowEventKind::RecoveryEnd) = (self.rack_tlp.as_deref_mut(), kind) {
+            rt.rack.on_recovery_exit(); // RFC 8985 §6.2 step 4
+        }
+        self.state = LossState::Open;
+        self.retransmit_now = false;
+        self.cc.on_recovery_exit(now);
+        self.record(now, kind, "", "", "");
+        self.check_mode(now, ModeCause::RecoveryEnd);
+    }
+
+    /// RFC 6937 §3: proportional rate reduction with the slow-start reduction bound
+    /// (PRR-SSRB), the sender's window during SACK recovery and during an ECN window
+    /// reduction. `fast_retransmit`: the first retransmission always leaves, as in Linux.
+    pub(super) fn update_prr_window(&mut self, delivered: u64, fast_retransmit: bool) {
+        let mss = self.config.mss;
+        if delivered == 0 {
+            return;
+        }
+        self.prr.delivered += delivered;
+        let pipe = self.pipe();
+        let ssthresh = self.cc.ssthresh();
+        let mut sndcnt = if pipe > ssthresh {
+            let target = (self.prr.delivered as u128 * ssthresh as u128)
+                .div_ceil(self.prr.recover_fs as u128) as u64;
+            // Rounded up to whole segments, as Linux counts PRR in packets; in bytes a
+            // half-segment allowance would never be sendable on its own.
+            target.saturating_sub(self.prr.out).div_ceil(mss) * mss
+        } else {
+            let limit = (self.prr.delivered.saturating_sub(self.prr.out)).max(delivered) + mss;
+            (ssthresh - pipe).min(limit)
+        };
+        if fast_retransmit && self.prr.out == 0 {
+            sndcnt = sndcnt.max(mss);
+        }
+        self.recovery_cwnd = pipe + sndcnt;
+    }
+
+    /// RFC 5681 §3.2 / RFC 6582 §3.2: Reno window inflation and NewReno partial deflation,
+    /// the sender's window during fast recovery without SACK.
+    pub(super) fn update_inflated_window(&mut self, advanced: bool, newly_acked: u64) {
+        let mss = self.config.mss;
+        if advanced {
+            // RFC 6582 §3.2 step 5: deflate by the amount acknowledged, add back one SMSS if
+            // at least one SMSS was acknowledged.
+            self.recovery_cwnd = self.recovery_cwnd.saturating_sub(newly_acked);
+            if newly_acked >= mss {
+                self.recovery_cwnd = self.recovery_cwnd.saturating_add(mss);
+            }
+            self.recovery_cwnd = self.recovery_cwnd.max(mss);
+        } else {
+            // RFC 5681 §3.2 step 4: inflate by one SMSS per duplicate ACK. Saturating: a
+            // controller without a threshold (BBR) starts from an unlimited ssthresh.
+            self.recovery_cwnd = self.recovery_cwnd.saturating_add(mss);
+        }
+    }
+}

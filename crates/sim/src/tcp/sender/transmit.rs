@@ -1,0 +1,194 @@
+//! Sending: window, receive window, pacing, TCP Small Queues and the application decide
+//! what leaves and when.
+
+use cclab_cc::{SimDuration, SimTime};
+use cclab_scenario::EcnMode;
+
+use crate::packet::{Ecn, LoadFactor, MAX_SACK_BLOCKS, Packet, PacketKind, SackBlock, XcpHeader};
+
+use super::{ModeCause, Sender};
+
+impl Sender {
+    /// The send timer (pacing or TCP Small Queues) expired: send what is due.
+    pub fn on_send_timer(&mut self, now: SimTime, out: &mut Vec<Packet>) {
+        self.send_deadline = None;
+        self.transmit(now, out);
+    }
+
+    /// Send as much as the window, the receive window, pacing, TCP Small Queues and the
+    /// application allow.
+    pub(super) fn transmit(&mut self, now: SimTime, out: &mut Vec<Packet>) {
+        let packets_before = self.stats.packets_sent;
+        let snd_nxt_before = self.board.snd_nxt();
+        let mut blocked_by_window = false;
+        loop {
+            let retransmission = self.board.next_retransmission();
+            let (seq, len) = match retransmission {
+                Some(hole) => hole,
+                None => {
+                    let seq = self.board.snd_nxt();
+                    if seq >= self.data_end {
+                        // Nothing to send although the window may allow it (draft-cheng §3.4).
+                        if self.pipe() < self.window() {
+                            self.rate.mark_app_limited(self.pipe());
+                        }
+                        break;
+                    }
+                    let len = self.config.mss.min(self.data_end - seq);
+                    let rwnd = self.config.receive_window.unwrap_or(u64::MAX);
+                    if seq + len - self.board.snd_una() > rwnd {
+                        break; // receive-window limited
+                    }
+                    (seq, len as u32)
+                }
+            };
+            let pipe = self.pipe();
+            let forced = retransmission.is_some() && self.retransmit_now;
+            if !forced && pipe + len as u64 > self.window() {
+                blocked_by_window = true;
+                break;
+            }
+            if let Some(release) = self.small_queues_hold(now, retransmission.is_some()) {
+                self.send_deadline = Some(release);
+                break;
+            }
+            if let Some(rate) = self.pacing_rate() {
+                if now < self.next_send_time && !forced {
+                    self.send_deadline = Some(self.next_send_time);
+                    break;
+                }
+                // Pace payload bytes: the next send may leave len·8/rate seconds later.
+                let gap = len as u128 * 8 * 1_000_000_000 / rate as u128;
+                self.next_send_time = self.next_send_time.max(now)
+                    + SimDuration::from_nanos(gap.min(u64::MAX as u128) as u64);
+            }
+            if forced {
+                self.retransmit_now = false;
+            }
+            self.send_segment(now, seq, len, retransmission.is_some(), pipe, out);
+        }
+        // As Linux's tcp_write_xmit: a full window counts as cwnd-limited even when pacing,
+        // not the window, stopped this attempt.
+        let window_full = self.pipe() + self.config.mss > self.window();
+        self.validate_cwnd(blocked_by_window || window_full);
+        // `on_packet_sent` may change the mode (BBR ends ProbeRTT after an idle period).
+        if self.stats.packets_sent != packets_before {
+            self.check_mode(now, ModeCause::Send);
+            // RFC 8985 §7.2: new data sent (re)starts the probe timer.
+            if self.rack_tlp.is_some() && self.board.snd_nxt() != snd_nxt_before {
+                self.schedule_probe(now, true);
+            }
+        }
+    }
+
+    /// TCP Small Queues: `Some(when)` if the next packet must wait for the NIC to drain.
+    /// Linux sends anyway when at most one segment is unacknowledged, and checks
+    /// retransmissions too, against twice the limit (`tcp_xmit_retransmit_queue`).
+    pub(super) fn small_queues_hold(&self, now: SimTime, retransmission: bool) -> Option<SimTime> {
+        let host = self.small_queues.as_ref()?;
+        if self.board.snd_nxt() - self.board.snd_una() <= self.config.mss {
+            return None;
+        }
+        // The limit is at least two packets: below that, no need to work it out.
+        host.blocked_until(now, host.two_packets())?;
+        let rate = self.cc.pacing_rate().or_else(|| self.default_pacing_rate());
+        let limit = host.limit(rate) << u32::from(retransmission);
+        host.blocked_until(now, host.time_to_send(limit))
+    }
+
+    #[inline(always)]
+    pub(super) fn send_segment(
+        &mut self,
+        now: SimTime,
+        seq: u64,
+        len: u32,
+        retransmission: bool,
+        pipe: u64,
+        out: &mut Vec<Packet>,
+    ) {
+        let send_state = self.rate.on_send(now, pipe);
+        if retransmission {
+            self.board.on_retransmit(seq, now, send_state, self.episode);
+            self.stats.retransmissions += 1;
+        } else {
+            self.board.push(len, now, send_state);
+        }
+        if self.is_reducing() {
+            self.prr.out += len as u64;
+        }
+        let wire_bytes = len + self.config.header_bytes as u32;
+        if let Some(host) = &mut self.small_queues {
+            host.on_send(now, wire_bytes as u64);
+        }
+        self.stats.packets_sent += 1;
+        self.last_send = now;
+        self.stats.payload_bytes_sent += len as u64;
+        self.stats.wire_bytes_sent += wire_bytes as u64;
+        // RFC 6298 §5.1: start the timer if it is not running.
+        if self.rto_deadline.is_none() {
+            self.rto_deadline = Some(now + self.rtt.rto());
+        }
+        // With RACK-TLP, as Linux's `tcp_xmit_retransmit_queue`: resending the segment at
+        // snd_una restarts the timer, so that the RTO measures from the latest attempt to
+        // repair the head rather than from the last forward progress.
+        if retransmission && seq == self.board.snd_una() && self.rack_tlp.is_some() {
+            self.rto_deadline = Some(now + self.rtt.rto());
+        }
+        self.cc.on_packet_sent(now, len as u64, self.pipe());
+        out.push(Packet {
+            flow: self.config.flow,
+            hop: 0,
+            kind: PacketKind::Data,
+            retransmission,
+            sack_count: 0,
+            wire_bytes,
+            payload: len,
+            seq,
+            sack: [SackBlock::default(); MAX_SACK_BLOCKS],
+            ecn: match self.config.ecn {
+                EcnMode::Off => Ecn::NotEct,
+                EcnMode::Classic => Ecn::Ect,
+                EcnMode::L4s => Ecn::Ect1,
+            },
+            ce_bytes: 0,
+            xcp: if self.speaks_xcp {
+                self.xcp_header()
+            } else {
+                XcpHeader::default()
+            },
+            // VCP (§3): the sender marks the segment capable; routers raise the code.
+            vcp: self.speaks_vcp.then_some(LoadFactor::Unmeasured),
+        });
+    }
+
+    /// XCP's congestion header for a data segment sent now (§3.1: H_cwnd, H_rtt and the
+    /// feedback asked for), if the controller speaks XCP.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn xcp_header(&self) -> XcpHeader {
+        let Some(request) = self.cc.xcp_request() else {
+            return XcpHeader::default();
+        };
+        XcpHeader {
+            cwnd_bytes: self.cc.cwnd().clamp(1, u32::MAX as u64) as u32,
+            rtt_us: self.rtt.srtt().map_or(0, |srtt| {
+                (srtt.as_nanos() / 1000).clamp(1, u32::MAX as u64) as u32
+            }),
+            feedback_bytes: request as f32,
+        }
+    }
+
+    /// Track whether the window, rather than the application or the receiver, limited the
+    /// last flight (the idea of RFC 7661 and Linux `tcp_cwnd_validate`).
+    pub(super) fn validate_cwnd(&mut self, blocked_by_window: bool) {
+        let pipe = self.pipe();
+        if self.board.snd_una() >= self.cwnd_usage_end
+            || blocked_by_window
+            || (!self.cwnd_limited && pipe > self.max_pipe_in_window)
+        {
+            self.cwnd_limited = blocked_by_window;
+            self.max_pipe_in_window = pipe;
+            self.cwnd_usage_end = self.board.snd_nxt();
+        }
+    }
+}
