@@ -219,6 +219,14 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     temporary.rename_into_place()
 }
 
+/// Remove the temporary file of `path` left by a killed cclab, if there is one.
+pub fn remove_stale_temporary_of(path: &Path) -> io::Result<()> {
+    match fs::remove_file(temporary_path(path)) {
+        Err(e) if e.kind() != io::ErrorKind::NotFound => Err(e),
+        _ => Ok(()),
+    }
+}
+
 /// Remove temporary files left in `dir` by a killed cclab (`.NAME.tmp` where NAME is a file
 /// cclab writes there: [`RUN_FILES`], a sweep's `results.csv`/`sweep.json`, a figure, or a
 /// sweep's `rows/ID.json`), never anything else.

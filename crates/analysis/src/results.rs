@@ -248,6 +248,16 @@ impl SweepManifest {
         write_atomic(&dir.join(Self::FILE), &json)
     }
 
+    /// How many runs of this sweep have a row in `dir/rows` (a file check per run; the rows
+    /// are not read).
+    pub fn recorded_count(&self, dir: &Path) -> usize {
+        let rows_dir = dir.join("rows");
+        self.runs
+            .iter()
+            .filter(|id| Row::path(&rows_dir, id).exists())
+            .count()
+    }
+
     /// The recorded rows of this sweep in `dir/rows`, in the sweep's order.
     pub fn rows(&self, dir: &Path) -> Vec<Row> {
         let rows_dir = dir.join("rows");

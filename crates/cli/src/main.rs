@@ -61,8 +61,10 @@ enum Command {
         /// Refuse grids of more runs than this (default 100000).
         #[arg(long, value_name = "N")]
         max_runs: Option<u64>,
-        /// Run only slice I of N (1-based), e.g. --shard 2/4; merge with `cclab sweep merge`.
-        #[arg(long, value_name = "I/N")]
+        /// Run only slice I of N (1-based), e.g. --shard 2/4, or `auto` to take it from a job
+        /// array (SLURM_ARRAY_TASK_ID/COUNT, or JOB_COMPLETION_INDEX with CCLAB_SHARD_COUNT).
+        /// Slices may share one --out folder; or merge their folders with `cclab sweep merge`.
+        #[arg(long, value_name = "I/N|auto")]
         shard: Option<String>,
         /// Keep each run's own output folder in DIR/runs/<run id>.
         #[arg(long)]
@@ -129,6 +131,46 @@ enum SweepAction {
         #[arg(long)]
         no_plots: bool,
     },
+    /// Print the sweep's run list (index, run id, parameters, replicate, seed) and its count.
+    Plan {
+        file: PathBuf,
+        /// Override a key of the base scenario (repeatable).
+        #[arg(long = "set", value_name = "KEY=VALUE")]
+        overrides: Vec<String>,
+        /// Refuse grids of more runs than this (default 100000).
+        #[arg(long, value_name = "N")]
+        max_runs: Option<u64>,
+    },
+    /// How many runs of a sweep folder are done, failed or missing (exit 1 unless all done).
+    Status { dir: PathBuf },
+    /// Write an sbatch script that runs the sweep as a Slurm job array (it does not submit).
+    Slurm {
+        file: PathBuf,
+        /// The shared output folder (default: out/<scenario name>); created now.
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Array tasks; each runs its slice of the runs (default: one per run, at most 1000).
+        #[arg(long, value_name = "N")]
+        tasks: Option<usize>,
+        /// Cores per task (--cpus-per-task); a task runs that many runs at once.
+        #[arg(long, value_name = "C", default_value_t = 1)]
+        cpus: usize,
+        /// Slurm partition (--partition).
+        #[arg(long, value_name = "P")]
+        partition: Option<String>,
+        /// Time limit per task in Slurm's format (--time), e.g. 2:00:00.
+        #[arg(long, value_name = "T")]
+        time: Option<String>,
+        /// Where to write the script (default: DIR/slurm/<name>.sbatch).
+        #[arg(long, value_name = "PATH")]
+        script: Option<PathBuf>,
+        /// Override a key of the base scenario (repeatable; passed on to every task).
+        #[arg(long = "set", value_name = "KEY=VALUE")]
+        overrides: Vec<String>,
+        /// Refuse grids of more runs than this (default 100000).
+        #[arg(long, value_name = "N")]
+        max_runs: Option<u64>,
+    },
 }
 
 /// Print to stdout; a closed pipe (`cclab algorithms | head`) is not an error.
@@ -181,6 +223,44 @@ fn main() -> ExitCode {
                 }),
             ..
         } => commands::sweep::merge::merge(&out, &dirs, no_plots),
+        Command::Sweep {
+            action:
+                Some(SweepAction::Plan {
+                    file,
+                    overrides,
+                    max_runs,
+                }),
+            ..
+        } => commands::sweep::plan::plan(&file, &overrides, max_runs),
+        Command::Sweep {
+            action: Some(SweepAction::Status { dir }),
+            ..
+        } => commands::sweep::status::status(&dir),
+        Command::Sweep {
+            action:
+                Some(SweepAction::Slurm {
+                    file,
+                    out,
+                    tasks,
+                    cpus,
+                    partition,
+                    time,
+                    script,
+                    overrides,
+                    max_runs,
+                }),
+            ..
+        } => commands::sweep::slurm::slurm(commands::sweep::slurm::SlurmArgs {
+            file,
+            out,
+            overrides,
+            max_runs,
+            tasks,
+            cpus,
+            partition,
+            time,
+            script,
+        }),
         Command::Sweep {
             action: None,
             file,

@@ -440,3 +440,179 @@ fn a_rerun_removes_half_written_rows() {
     assert_eq!(rows, 12, "2 algorithms × 3 rates × 2 seeds");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The tasks of a job array: four slices, started together with Slurm's variables and
+/// `--shard auto`, writing into one folder. The last to finish gathers results.csv, which is
+/// the unsplit sweep's.
+#[test]
+fn array_tasks_sharing_one_folder_equal_the_full_sweep() {
+    let dir = scratch("array");
+    let file = write_sweep(&dir);
+    let (full, shared) = (dir.join("full"), dir.join("shared"));
+    sweep(&file, &full, &[]);
+    let tasks: Vec<std::process::Child> = (1..=4)
+        .map(|task| {
+            cclab()
+                .args(["sweep", file.to_str().unwrap(), "--out"])
+                .arg(&shared)
+                .args(["--no-plots", "--shard", "auto", "--jobs", "1"])
+                .env("SLURM_ARRAY_TASK_ID", task.to_string())
+                .env("SLURM_ARRAY_TASK_COUNT", "4")
+                .env("SLURM_ARRAY_TASK_MIN", "1")
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for task in tasks {
+        let out = task.wait_with_output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    assert_eq!(rows_in(&shared).len(), 12);
+    assert_eq!(
+        std::fs::read_to_string(shared.join("results.csv")).unwrap(),
+        std::fs::read_to_string(full.join("results.csv")).unwrap()
+    );
+    // Nothing is left behind: no lock, no temporaries.
+    let leftovers: Vec<String> = std::fs::read_dir(&shared)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with('.'))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+    let status = run(&["sweep", "status", shared.to_str().unwrap()]);
+    assert!(
+        String::from_utf8_lossy(&status.stdout).contains("12 runs: 12 done, 0 failed, 0 missing")
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `sweep status`: done runs have rows, failed ones a failure record, the rest are missing;
+/// exit 1 until all are done, and a re-run finishes them.
+#[test]
+fn status_counts_done_failed_and_missing_runs() {
+    let dir = scratch("status");
+    let file = write_sweep(&dir);
+    let out = dir.join("out");
+    sweep(&file, &out, &["--shard", "1/2"]);
+    let plan = run(&["sweep", "plan", file.to_str().unwrap()]);
+    let plan = String::from_utf8_lossy(&plan.stdout).into_owned();
+    // The second slice's first run (index 1) is made to fail: its kept-run folder is a file.
+    let failing = plan
+        .lines()
+        .find(|l| l.starts_with("1\t"))
+        .and_then(|l| l.split('\t').nth(1))
+        .unwrap()
+        .to_string();
+    std::fs::create_dir_all(out.join("runs")).unwrap();
+    std::fs::write(out.join("runs").join(&failing), "in the way").unwrap();
+    let second = cclab()
+        .args(["sweep", file.to_str().unwrap(), "--out"])
+        .arg(&out)
+        .args(["--no-plots", "--shard", "2/2", "--keep-runs"])
+        .output()
+        .unwrap();
+    assert_eq!(second.status.code(), Some(1));
+    let status = cclab()
+        .args(["sweep", "status"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(status.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&status.stdout);
+    assert!(
+        text.contains("12 runs: 11 done, 1 failed, 0 missing"),
+        "{text}"
+    );
+    assert!(text.contains(&format!("  {failing}: ")), "{text}");
+    // Without the obstacle the failed run succeeds on the next attempt and its record goes.
+    std::fs::remove_file(out.join("runs").join(&failing)).unwrap();
+    sweep(&file, &out, &["--shard", "2/2", "--keep-runs"]);
+    let status = run(&["sweep", "status", out.to_str().unwrap()]);
+    assert!(String::from_utf8_lossy(&status.stdout).contains("12 done, 0 failed, 0 missing"));
+    assert!(!out.join("failed").join(format!("{failing}.txt")).exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `sweep plan` lists the runs in the sweep's order with the ids the sweep records.
+#[test]
+fn plan_lists_every_run_with_its_recorded_id() {
+    let dir = scratch("plan");
+    let file = write_sweep(&dir);
+    let full = dir.join("full");
+    sweep(&file, &full, &[]);
+    let plan = run(&["sweep", "plan", file.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&plan.stdout).into_owned();
+    let mut lines = text.lines();
+    assert!(lines.next().unwrap().contains("12 runs"));
+    assert_eq!(
+        lines.next().unwrap(),
+        "index\trun\tflows.0.cc\ttopology.bottleneck.rate\treplicate\tseed"
+    );
+    let ids: Vec<&str> = lines.map(|l| l.split('\t').nth(1).unwrap()).collect();
+    let manifest: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(full.join("sweep.json")).unwrap()).unwrap();
+    let recorded: Vec<&str> = manifest["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    assert_eq!(ids, recorded);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `sweep slurm` writes the script and the shared folder's sweep.json, submits nothing, and
+/// refuses a bad time limit or task count with one sentence.
+#[test]
+fn slurm_writes_an_array_script_and_prepares_the_folder() {
+    let dir = scratch("slurm");
+    let file = write_sweep(&dir);
+    let out = dir.join("out");
+    let written = run(&[
+        "sweep",
+        "slurm",
+        file.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--tasks",
+        "4",
+        "--cpus",
+        "2",
+        "--partition",
+        "debug",
+        "--time",
+        "0:30:00",
+    ]);
+    assert!(String::from_utf8_lossy(&written.stdout).contains("sbatch"));
+    let script = std::fs::read_to_string(out.join("slurm").join("grid.sbatch")).unwrap();
+    for line in [
+        "#SBATCH --array=1-4",
+        "#SBATCH --cpus-per-task=2",
+        "#SBATCH --partition=debug",
+        "#SBATCH --time=0:30:00",
+    ] {
+        assert!(script.lines().any(|l| l == line), "{line} in {script}");
+    }
+    assert!(script.contains("--shard auto"));
+    assert!(out.join("sweep.json").exists());
+    for (flag, value, problem) in [
+        ("--time", "2h", "Slurm's format"),
+        ("--tasks", "13", "between 1 and 12"),
+    ] {
+        let refused = cclab()
+            .args(["sweep", "slurm", file.to_str().unwrap(), "--out"])
+            .arg(&out)
+            .args([flag, value])
+            .output()
+            .unwrap();
+        assert_eq!(refused.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&refused.stderr).contains(problem));
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -11,13 +11,13 @@ use anyhow::{Context, anyhow};
 use cclab_analysis::results::{Row, SweepManifest};
 use cclab_analysis::{CsvSink, RateSeries, summarize, write_summary};
 use cclab_scenario::resources::MEMORY_LIMIT_BYTES;
-use cclab_scenario::sweep::{DEFAULT_MAX_RUNS, Plan};
+use cclab_scenario::sweep::{DEFAULT_MAX_RUNS, Plan, Sweep};
 use cclab_scenario::{RunSpec, load_sweep};
 use cclab_sim::{NullSink, Simulation, Tee, TraceSink};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
-use super::Shard;
+use super::{Shard, shared_folder};
 use crate::Failure;
 
 pub struct SweepArgs {
@@ -108,6 +108,16 @@ pub fn validate(
     Ok(out)
 }
 
+/// What `sweep.json` records of a sweep whose runs are `runs`.
+pub fn manifest_of(sweep: &Sweep, name: String, runs: Vec<String>) -> SweepManifest {
+    SweepManifest {
+        name,
+        fingerprint: sweep.fingerprint(),
+        axes: sweep.axes.iter().map(|a| a.key.clone()).collect(),
+        runs,
+    }
+}
+
 fn available_cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
@@ -163,19 +173,19 @@ pub fn sweep(args: SweepArgs) -> Result<(), Failure> {
         .with_context(|| format!("cannot create output folder {}", dir.display()))
         .map_err(failed)?;
     // A killed sweep can leave half-written `.NAME.tmp` files; finished rows are never touched.
-    for folder in [&dir, &rows_dir] {
-        cclab_analysis::output::remove_stale_temporaries(folder)
-            .with_context(|| format!("cannot clean {}", folder.display()))
-            .map_err(failed)?;
+    // A slice shares the folder with other slices that may be writing now: it removes only
+    // the temporaries of its own runs (left by an earlier, killed attempt at the same slice).
+    if shard.is_none() {
+        for folder in [&dir, &rows_dir] {
+            cclab_analysis::output::remove_stale_temporaries(folder)
+                .with_context(|| format!("cannot clean {}", folder.display()))
+                .map_err(failed)?;
+        }
     }
 
-    let manifest = SweepManifest {
-        name,
-        fingerprint: sweep.fingerprint(),
-        axes: sweep.axes.iter().map(|a| a.key.clone()).collect(),
-        runs: validated.ids,
-    };
-    if let Ok(existing) = SweepManifest::read(&dir)
+    let manifest = manifest_of(&sweep, name, validated.ids);
+    let recorded_manifest = SweepManifest::read(&dir).ok();
+    if let Some(existing) = &recorded_manifest
         && existing.fingerprint != manifest.fingerprint
     {
         return Err(bad(anyhow!(
@@ -184,14 +194,27 @@ pub fn sweep(args: SweepArgs) -> Result<(), Failure> {
             args.file.display()
         )));
     }
-    manifest
-        .write(&dir)
-        .with_context(|| format!("cannot write in {}", dir.display()))
-        .map_err(failed)?;
+    // Written once: the slices of an array starting together must not write it at once.
+    if recorded_manifest.is_none() {
+        manifest
+            .write(&dir)
+            .with_context(|| format!("cannot write in {}", dir.display()))
+            .map_err(failed)?;
+    }
 
     let mine: Vec<usize> = (0..plan.len())
         .filter(|&i| shard.is_none_or(|s| s.contains(i)))
         .collect();
+    if shard.is_some() {
+        for &i in &mine {
+            cclab_analysis::output::remove_stale_temporary_of(&Row::path(
+                &rows_dir,
+                &manifest.runs[i],
+            ))
+            .with_context(|| format!("cannot clean {}", rows_dir.display()))
+            .map_err(failed)?;
+        }
+    }
     let pending: Vec<usize> = mine
         .iter()
         .copied()
@@ -252,31 +275,67 @@ pub fn sweep(args: SweepArgs) -> Result<(), Failure> {
                 .run(index)
                 .map_err(anyhow::Error::from)
                 .and_then(|spec| run_one(&spec, &dir, args.keep_runs));
-            if let Err(e) = outcome {
+            // `cclab sweep status` reports failed runs from these records.
+            let id = &manifest.runs[index];
+            let recorded = match outcome {
+                Ok(()) => shared_folder::clear_failure(&dir, id),
+                Err(e) => {
+                    let message = format!("{e:#}");
+                    let record = shared_folder::record_failure(&dir, id, &message);
+                    failures
+                        .lock()
+                        .expect("no run panics while holding the lock")
+                        .push(message);
+                    record
+                }
+            };
+            if let Err(e) = recorded {
                 failures
                     .lock()
                     .expect("no run panics while holding the lock")
-                    .push(format!("{e:#}"));
+                    .push(format!("cannot record the outcome of run {id}: {e}"));
             }
             bar.inc(1);
         })
     });
     bar.finish_and_clear();
 
-    let recorded = manifest
-        .write_results(&dir)
-        .with_context(|| format!("cannot write {}", dir.join("results.csv").display()))
+    // A slice writes the gathered files when it is alone in its folder (its own folder, to
+    // be merged later) or when the whole sweep is done; slices sharing a folder otherwise
+    // leave them to the last one.
+    let recorded = manifest.recorded_count(&dir);
+    let others_recorded = shard.is_some_and(|s| {
+        (0..plan.len()).any(|i| !s.contains(i) && Row::path(&rows_dir, &manifest.runs[i]).exists())
+    });
+    let gather = shard.is_none() || recorded == plan.len() || !others_recorded;
+    let wall = started.elapsed().as_secs_f64();
+    if gather {
+        let recorded = shared_folder::with_gather_lock(&dir, || -> anyhow::Result<usize> {
+            let recorded = manifest
+                .write_results(&dir)
+                .with_context(|| format!("cannot write {}", dir.join("results.csv").display()))?;
+            if !args.no_plots {
+                crate::commands::plot::plot_sweep_folder(&dir)?;
+            }
+            Ok(recorded)
+        })
+        .with_context(|| format!("cannot lock {}", dir.display()))
+        .map_err(failed)?
         .map_err(failed)?;
-    crate::emit(&format!(
-        "{} of {} runs recorded in {} ({:.1} s wall); results in {}\n",
-        recorded,
-        plan.len(),
-        dir.display(),
-        started.elapsed().as_secs_f64(),
-        dir.join("results.csv").display()
-    ));
-    if !args.no_plots {
-        crate::commands::plot::plot_sweep_folder(&dir).map_err(failed)?;
+        crate::emit(&format!(
+            "{} of {} runs recorded in {} ({wall:.1} s wall); results in {}\n",
+            recorded,
+            plan.len(),
+            dir.display(),
+            dir.join("results.csv").display()
+        ));
+    } else {
+        crate::emit(&format!(
+            "{recorded} of {} runs recorded in {} ({wall:.1} s wall); the slice that finishes the sweep writes results.csv (see `cclab sweep status {}`)\n",
+            plan.len(),
+            dir.display(),
+            dir.display()
+        ));
     }
     let failures = failures.into_inner().expect("the pool has finished");
     if let Some(first) = failures.first() {
