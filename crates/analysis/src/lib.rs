@@ -4,6 +4,7 @@ pub mod metrics;
 pub mod output;
 #[cfg(feature = "parquet")]
 pub mod parquet_results;
+pub mod pcap;
 pub mod plot;
 pub mod rates;
 pub mod report;

@@ -168,14 +168,14 @@ impl Drop for TemporaryDir {
 }
 
 /// A file written under its temporary name: removed when dropped unless renamed into place.
-struct TemporaryFile {
+pub(crate) struct TemporaryFile {
     temporary: PathBuf,
     path: PathBuf,
     done: bool,
 }
 
 impl TemporaryFile {
-    fn create(path: &Path) -> io::Result<(Self, File)> {
+    pub(crate) fn create(path: &Path) -> io::Result<(Self, File)> {
         let temporary = temporary_path(path);
         let mut list = temporaries();
         let file = File::create(&temporary)?;
@@ -190,7 +190,7 @@ impl TemporaryFile {
         ))
     }
 
-    fn rename_into_place(mut self) -> io::Result<()> {
+    pub(crate) fn rename_into_place(mut self) -> io::Result<()> {
         let mut list = temporaries();
         fs::rename(&self.temporary, &self.path)?;
         list.retain(|p| p != &self.temporary);
@@ -304,7 +304,9 @@ pub fn folder_kind(dir: &Path) -> io::Result<FolderKind> {
         empty = false;
         let name = entry.file_name().to_string_lossy().into_owned();
         let file_type = entry.file_type()?;
-        let ours = if name == FIGURES_DIR && file_type.is_dir() {
+        let ours = if name == crate::pcap::PCAP_DIR && file_type.is_dir() {
+            true
+        } else if name == FIGURES_DIR && file_type.is_dir() {
             match foreign_figure(&entry.path())? {
                 Some(inner) => return Ok(FolderKind::Foreign(format!("{FIGURES_DIR}/{inner}"))),
                 None => true,

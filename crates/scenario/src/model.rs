@@ -58,6 +58,26 @@ impl Topology {
 
     /// The fastest link that can queue (not the access links): the most a set of flows
     /// could send through one link, for output estimates.
+    /// The names of every link between routers, each direction, as the simulator names them
+    /// (outputs, `pcap`): "bottleneck" and "bottleneck-reverse"; "hopI" and "hopI-reverse";
+    /// "a-b" and "b-a".
+    pub fn link_names(&self) -> Vec<String> {
+        match self {
+            Topology::Dumbbell(_) => vec!["bottleneck".into(), "bottleneck-reverse".into()],
+            Topology::ParkingLot(p) => (1..=p.hops.len())
+                .flat_map(|i| [format!("hop{i}"), format!("hop{i}-reverse")])
+                .collect(),
+            Topology::Graph(g) => g
+                .links
+                .iter()
+                .flat_map(|l| {
+                    let (a, b) = (&g.nodes[l.between.0], &g.nodes[l.between.1]);
+                    [format!("{a}-{b}"), format!("{b}-{a}")]
+                })
+                .collect(),
+        }
+    }
+
     pub fn fastest_rate_bps(&self) -> u64 {
         match self {
             Topology::Dumbbell(d) => d
@@ -303,8 +323,24 @@ pub struct Output {
     pub convergence_window: SimDuration,
     /// Flow ids (after `count` expansion) whose every packet event goes to `packets.csv`.
     pub trace_packets: Vec<u32>,
+    /// `pcap`: where packets are captured into pcap files (`pcap/NAME.pcap`).
+    pub pcap: Vec<PcapPoint>,
+    /// `pcap_payload`: store the payload bytes (zeros: the model carries none) after the
+    /// headers; otherwise the snapshot length is the headers.
+    pub pcap_payload: bool,
     /// Largest estimated output (bytes) `cclab run` accepts; `None`: no limit.
     pub max_size: Option<u64>,
+}
+
+/// One entry of `[output] pcap`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PcapPoint {
+    /// Both directions of the duplex link this link belongs to, as `tcpdump` on that
+    /// interface would see them: `pcap/NAME.pcap`.
+    Link(String),
+    /// `"flows"`: one file per flow at its sender, `pcap/flowN.pcap` (TCP and UDP flows; a
+    /// workload's short flows are captured on links only).
+    Flows,
 }
 
 /// Default of `output.max_size`: 1 GiB.
@@ -322,6 +358,9 @@ const PACKETS_ROW_BYTES: u64 = 45;
 const PACKETS_ROWS_PER_PACKET: u64 = 3;
 const SUMMARY_FLOW_BYTES: u64 = 2000;
 const SUMMARY_BASE_BYTES: u64 = 2000;
+/// pcap: a 16-byte record header and the IPv4 + TCP headers with options (at most 20 + 60)
+/// per packet, rounded up.
+const PCAP_PACKET_BYTES: u64 = 100;
 /// flows.csv: one row per finished short flow of a workload, about 90 bytes (nine columns,
 /// times with up to 17 significant digits), rounded up.
 const FLOWS_ROW_BYTES: u64 = 120;
@@ -340,6 +379,9 @@ pub struct OutputEstimate {
     pub flows: u64,
     /// Rows of flows.csv: the workloads' expected arrivals (one row per finished flow).
     pub flows_csv_rows: u64,
+    /// Packets written to pcap files, and bytes per packet (more with `pcap_payload`).
+    pub pcap_packets: u64,
+    pub pcap_packet_bytes: u64,
 }
 
 impl OutputEstimate {
@@ -358,6 +400,9 @@ impl OutputEstimate {
     pub fn flows_csv_bytes(&self) -> u64 {
         self.flows_csv_rows.saturating_mul(FLOWS_ROW_BYTES)
     }
+    pub fn pcap_bytes(&self) -> u64 {
+        self.pcap_packets.saturating_mul(self.pcap_packet_bytes)
+    }
     pub fn summary_bytes(&self) -> u64 {
         self.flows
             .saturating_mul(SUMMARY_FLOW_BYTES)
@@ -372,6 +417,7 @@ impl OutputEstimate {
             self.rates_bytes(),
             self.packets_bytes(),
             self.flows_csv_bytes(),
+            self.pcap_bytes(),
             self.summary_bytes(),
         ]
         .into_iter()
@@ -401,6 +447,7 @@ impl OutputEstimate {
                 self.flows_csv_bytes(),
                 ("flows.csv", self.flows_csv_rows, "load"),
             ),
+            (self.pcap_bytes(), ("pcap/", self.pcap_packets, "pcap")),
         ]
         .into_iter()
         .max_by_key(|(bytes, _)| *bytes)
@@ -448,8 +495,25 @@ impl Scenario {
                 / (8 * 1_000_000_000 * smallest_packet);
             packets * PACKETS_ROWS_PER_PACKET as u128
         };
+        // Each capture point sees at most the fastest link's rate of packets one way and an
+        // ACK for each the other way.
+        let pcap_packets = if self.output.pcap.is_empty() {
+            0
+        } else {
+            let packets = self.topology.fastest_rate_bps() as u128 * duration
+                / (8 * 1_000_000_000 * self.packet_bytes().max(1) as u128);
+            2 * packets * self.output.pcap.len() as u128
+        };
+        let pcap_packet_bytes = PCAP_PACKET_BYTES
+            + if self.output.pcap_payload {
+                self.flows.iter().map(|g| g.mss).max().unwrap_or(0)
+            } else {
+                0
+            };
         let clamp = |x: u128| u64::try_from(x).unwrap_or(u64::MAX);
         OutputEstimate {
+            pcap_packets: clamp(pcap_packets),
+            pcap_packet_bytes,
             timeseries_rows: clamp(flows * samples),
             queue_rows: clamp(samples * self.reported_links() as u128),
             rates_rows: clamp(flows * bins),

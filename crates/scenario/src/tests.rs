@@ -1326,3 +1326,46 @@ fn loss_detection_key() {
         );
     }
 }
+
+/// `[output] pcap`: link names of the topology (each direction) and `"flows"`; anything else
+/// is one sentence naming the key, with the links or a suggestion.
+#[test]
+fn pcap_capture_points() {
+    let dumbbell = "[topology]\nbottleneck = { rate = \"10Mbps\", delay = \"10ms\" }\n[[flows]]\ncc = \"reno\"\n[output]\n";
+    let s = from_str(
+        "p.toml",
+        &format!("{dumbbell}pcap = [\"bottleneck-reverse\", \"flows\"]\n"),
+        &[],
+    )
+    .unwrap();
+    assert_eq!(
+        s.output.pcap,
+        [PcapPoint::Link("bottleneck-reverse".into()), PcapPoint::Flows]
+    );
+    assert!(!s.output.pcap_payload);
+    assert!(s.output_estimate().pcap_bytes() > 0);
+    let s = from_str("p.toml", dumbbell, &[]).unwrap();
+    assert_eq!(s.output_estimate().pcap_bytes(), 0);
+    let parking = "[topology]\nkind = \"parking-lot\"\nhops = 2\nlink = { rate = \"10Mbps\", delay = \"5ms\" }\n[[flows]]\ncc = \"reno\"\nroute = { from = 0, to = 2 }\n[output]\npcap = [\"hop2-reverse\"]\n";
+    let s = from_str("p.toml", parking, &[]).unwrap();
+    assert_eq!(s.output.pcap, [PcapPoint::Link("hop2-reverse".into())]);
+    for (value, expected) in [
+        ("[\"botleneck\"]", "did you mean \"bottleneck\"?"),
+        ("[\"core\"]", "the links are bottleneck, bottleneck-reverse"),
+        ("\"bottleneck\"", "must be a list"),
+        ("[\"flows\", \"flows\"]", "listed twice"),
+    ] {
+        let message = from_str("p.toml", &format!("{dumbbell}pcap = {value}\n"), &[])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            message.starts_with("p.toml: output.pcap") && message.contains(expected),
+            "{message}"
+        );
+    }
+    let many = dumbbell.replace("cc = \"reno\"\n", "cc = \"reno\"\ncount = 2000\n");
+    let message = from_str("p.toml", &format!("{many}pcap = [\"flows\"]\n"), &[])
+        .unwrap_err()
+        .to_string();
+    assert!(message.contains("2000 (at most 1024)"), "{message}");
+}

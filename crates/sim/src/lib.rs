@@ -6,6 +6,7 @@
 //! totals. Time is integer nanoseconds; ties between events break by insertion order; every
 //! random draw comes from a per-component seeded stream. Same scenario and seed, same run.
 
+pub mod capture;
 pub mod event;
 pub mod histogram;
 pub mod net;

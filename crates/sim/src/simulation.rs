@@ -5,6 +5,7 @@
 use cclab_cc::{SimDuration, SimTime, UNLIMITED};
 use cclab_scenario::{FlowKind, Scenario};
 
+use crate::capture::{CapturePoint, Captured, Captures};
 use crate::event::{Event, EventQueue, TimerAction, TimerSlot};
 use crate::net::link::{Admission, Link, LinkStats};
 use crate::net::network::{LinkRole, Network, Routes, drop_location};
@@ -109,6 +110,8 @@ pub struct Simulation {
     pub(crate) reported_at_window_start: Vec<(LinkStats, SimDuration)>,
     /// Short-flow workloads: their arrivals, flow slots and statistics.
     pub(crate) workloads: Workloads,
+    /// `[output] pcap`: what is captured, and the packets captured since the last tick.
+    pub(crate) captures: Option<Box<Captures>>,
 }
 
 fn flow_counters(flow: &Flow) -> FlowCounters {
@@ -209,6 +212,13 @@ impl Simulation {
             }
         }
 
+        let captures = Captures::new(scenario, links.iter().map(|l| l.name.as_str()));
+        // A flow capture sees the sender's packets off the forwarding path, as tracing does.
+        if captures.as_ref().is_some_and(|c| c.flows) {
+            for flow in &mut flows {
+                flow.watched = true;
+            }
+        }
         let mut queue = EventQueue::default();
         for (id, flow) in flows.iter().enumerate() {
             queue.schedule(flow.start, Event::FlowStart(id as u32));
@@ -245,6 +255,7 @@ impl Simulation {
             wifi,
             reported_at_window_start,
             workloads,
+            captures,
         }
     }
 
@@ -281,12 +292,18 @@ impl Simulation {
                 if let Some(next) = next {
                     self.queue.schedule(next, Event::LinkDelivery(link));
                 }
+                if self.captures.is_some() {
+                    self.capture_leaving(link, &packet);
+                }
                 self.forward(packet);
             }
             Event::JitteredDelivery(link) => {
                 let (packet, next) = self.links[link as usize].deliver_jittered(self.now);
                 if let Some(next) = next {
                     self.queue.schedule(next, Event::JitteredDelivery(link));
+                }
+                if self.captures.is_some() {
+                    self.capture_leaving(link, &packet);
                 }
                 self.forward(packet);
             }
@@ -369,6 +386,11 @@ impl Simulation {
     fn flush_packet_log(&mut self, sink: &mut dyn TraceSink) {
         for event in self.packet_log.drain(..) {
             sink.packet_event(&event, drop_location(&self.links, &self.roles, event.link));
+        }
+        if let Some(captures) = self.captures.as_deref_mut() {
+            for captured in captures.log.drain(..) {
+                sink.capture(&captured);
+            }
         }
         // Workload slots' events stay out of events.csv: their ids are slots, not flows.
         let first_slot = self.workloads.first_slot;
@@ -482,6 +504,9 @@ impl Simulation {
             };
             self.log_packet(packet, kind);
         }
+        if packet.kind == PacketKind::Ack {
+            self.capture_at_sender(packet);
+        }
     }
 
     /// A traced flow or workload slot emitted a packet (rare: off the forwarding path): log
@@ -501,6 +526,69 @@ impl Simulation {
             };
             self.log_packet(packet, kind);
         }
+        if packet.kind == PacketKind::Data {
+            self.capture_at_sender(packet);
+        }
+    }
+
+    /// `pcap = ["flows"]`: a packet leaving or reaching a flow's sender (not a workload's).
+    fn capture_at_sender(&mut self, packet: &Packet) {
+        let Some(captures) = self.captures.as_deref_mut() else {
+            return;
+        };
+        if captures.flows && self.flows[packet.flow as usize].incarnation.is_none() {
+            captures.log.push(Captured {
+                point: CapturePoint::Flow(packet.flow),
+                time: self.now,
+                stream: 0,
+                packet: *packet,
+            });
+        }
+    }
+
+    /// A packet left link `link`: captured if the link is a capture's named direction.
+    #[cold]
+    #[inline(never)]
+    fn capture_leaving(&mut self, link: u32, packet: &Packet) {
+        let stream = self.stream_of(packet);
+        let Some(captures) = self.captures.as_deref_mut() else {
+            return;
+        };
+        if let Some(index) = captures.on_leaving(link) {
+            captures.log.push(Captured {
+                point: CapturePoint::Link(index),
+                time: self.now,
+                stream,
+                packet: *packet,
+            });
+        }
+    }
+
+    /// A packet was admitted to link `link`: captured if the link is the opposite direction
+    /// of a capture's named one.
+    #[cold]
+    #[inline(never)]
+    fn capture_entering(&mut self, link: u32, packet: &Packet) {
+        let stream = self.stream_of(packet);
+        let Some(captures) = self.captures.as_deref_mut() else {
+            return;
+        };
+        if let Some(index) = captures.on_entering(link) {
+            captures.log.push(Captured {
+                point: CapturePoint::Link(index),
+                time: self.now,
+                stream,
+                packet: *packet,
+            });
+        }
+    }
+
+    /// Which connection of a workload slot a packet belongs to (0 for other flows).
+    fn stream_of(&self, packet: &Packet) -> u64 {
+        self.flows[packet.flow as usize]
+            .incarnation
+            .as_ref()
+            .map_or(0, |i| i.arrival)
     }
 
     /// A packet leaves its endpoint onto the first link of its path.
@@ -530,6 +618,9 @@ impl Simulation {
         } else {
             self.links[link as usize].enqueue(self.now, packet)
         };
+        if self.captures.is_some() && !matches!(admission, Admission::Dropped(_)) {
+            self.capture_entering(link, &packet);
+        }
         match admission {
             Admission::Admitted {
                 arrival,

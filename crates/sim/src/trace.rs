@@ -3,6 +3,7 @@
 
 use cclab_cc::{SimDuration, SimTime};
 
+pub use crate::capture::Captured;
 pub use crate::traffic::workload::FinishedFlow;
 
 /// One flow's state at a sampling tick.
@@ -174,6 +175,9 @@ pub trait TraceSink {
     fn finished_flow(&mut self, _flow: &FinishedFlow) {}
     /// A UDP flow's counters at a sampling tick (in place of [`TraceSink::flow_sample`]).
     fn udp_sample(&mut self, _sample: &UdpSample) {}
+    /// A packet seen at a capture point of `[output] pcap`, in time order (handed over at
+    /// sampling ticks and at the end).
+    fn capture(&mut self, _captured: &Captured) {}
 }
 
 /// Feeds every record to two sinks (files and the metrics collector, say).
@@ -195,6 +199,10 @@ impl<A: TraceSink + ?Sized, B: TraceSink + ?Sized> TraceSink for Tee<'_, A, B> {
     fn flow_event(&mut self, event: &FlowEvent) {
         self.0.flow_event(event);
         self.1.flow_event(event);
+    }
+    fn capture(&mut self, captured: &Captured) {
+        self.0.capture(captured);
+        self.1.capture(captured);
     }
     fn finished_flow(&mut self, flow: &FinishedFlow) {
         self.0.finished_flow(flow);

@@ -4,9 +4,10 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, anyhow};
 use cclab_analysis::output::{FolderKind, TemporaryDir, folder_kind};
+use cclab_analysis::pcap::PcapSink;
 use cclab_analysis::{CsvSink, RateSeries, summarize, summary_table, write_summary};
 use cclab_scenario::{Scenario, one_line, shorten};
-use cclab_sim::{Simulation, Tee};
+use cclab_sim::{NullSink, Simulation, Tee, TraceSink};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::Failure;
@@ -156,6 +157,9 @@ pub fn run(
         })
         .with_context(|| format!("cannot write in {}", work.display()))
         .map_err(failed)?;
+    let mut pcap = PcapSink::create(&work, &scenario)
+        .with_context(|| format!("cannot write pcap files in {}", work.display()))
+        .map_err(failed)?;
     let mut rates = RateSeries::for_scenario(&scenario);
 
     let started = Instant::now();
@@ -181,8 +185,16 @@ pub fn run(
             b.set_position(now.as_nanos());
         }
     };
+    let mut no_pcap = NullSink;
+    let pcap_sink: &mut dyn TraceSink = match &mut pcap {
+        Some(p) => p,
+        None => &mut no_pcap,
+    };
     let result = Simulation::new(&scenario)
-        .run(&mut Tee(&mut sink, &mut rates), &mut progress)
+        .run(
+            &mut Tee(&mut sink, &mut Tee(pcap_sink, &mut rates)),
+            &mut progress,
+        )
         .with_context(|| format!("{}: the run failed", file.display()))
         .map_err(failed)?;
     let wall = started.elapsed().as_secs_f64();
@@ -193,6 +205,11 @@ pub fn run(
     sink.commit()
         .with_context(|| format!("cannot write the time series in {}", work.display()))
         .map_err(failed)?;
+    if let Some(pcap) = pcap {
+        pcap.commit()
+            .with_context(|| format!("cannot write the pcap files in {}", work.display()))
+            .map_err(failed)?;
+    }
     rates
         .write_csv(&work)
         .with_context(|| format!("cannot write {}", work.join("rates.csv").display()))

@@ -20,6 +20,7 @@ use crate::units::{parse_bdp_multiple, parse_bytes, parse_rate};
 mod link_kind;
 mod loss;
 mod on_off;
+mod pcap;
 mod queue;
 mod section;
 mod topology;
@@ -115,12 +116,12 @@ pub fn scenario_from_table(file: &str, root: &Table) -> Result<Scenario, Scenari
         Some(_) => return Err(root.invalid("flows", "must be an array of [[flows]] tables")),
     };
 
-    let output = output(
-        &root
-            .section("output")?
-            .unwrap_or_else(|| root.empty("output")),
-        flows.iter().map(|g| g.count as u64).sum(),
-    )?;
+    let output_section = root
+        .section("output")?
+        .unwrap_or_else(|| root.empty("output"));
+    let mut output = output(&output_section, flows.iter().map(|g| g.count as u64).sum())?;
+    output.pcap = pcap::pcap_points(&output_section, &topology, &flows)?;
+    output.pcap_payload = pcap::pcap_payload(&output_section)?;
 
     // summary.json's flows[] lists the flows that exist from the start; the contract wants
     // at least one (docs/traffic.md, "Short-flow workloads").
@@ -224,6 +225,8 @@ fn output(section: &Section, flow_count: u64) -> Result<Output, ScenarioError> {
         "rate_interval",
         "convergence_window",
         "trace_packets",
+        "pcap",
+        "pcap_payload",
         "max_size",
     ])?;
     let interval = section.duration_or("interval", "10ms")?;
@@ -305,6 +308,8 @@ fn output(section: &Section, flow_count: u64) -> Result<Output, ScenarioError> {
         rate_interval,
         convergence_window,
         trace_packets,
+        pcap: Vec::new(),
+        pcap_payload: false,
         max_size,
     })
 }

@@ -8,6 +8,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use anyhow::{Context, anyhow};
+use cclab_analysis::pcap::PcapSink;
 use cclab_analysis::results::{Row, SweepManifest};
 use cclab_analysis::{CsvSink, RateSeries, summarize, write_summary};
 use cclab_scenario::resources::MEMORY_LIMIT_BYTES;
@@ -50,16 +51,32 @@ fn run_one(spec: &RunSpec, dir: &Path, keep_runs: bool) -> anyhow::Result<()> {
     } else {
         None
     };
+    // pcap files only go with a run's own folder (--keep-runs).
+    let mut pcap = match &files {
+        Some(_) => PcapSink::create(&run_dir, scenario)?,
+        None => None,
+    };
     let started = Instant::now();
+    let (mut no_files, mut no_pcap) = (NullSink, NullSink);
     let files_sink: &mut dyn TraceSink = match &mut files {
         Some(f) => f,
-        None => &mut NullSink,
+        None => &mut no_files,
+    };
+    let pcap_sink: &mut dyn TraceSink = match &mut pcap {
+        Some(p) => p,
+        None => &mut no_pcap,
     };
     let result = Simulation::new(scenario)
-        .run(&mut Tee(files_sink, &mut rates), &mut |_| {})
+        .run(
+            &mut Tee(files_sink, &mut Tee(pcap_sink, &mut rates)),
+            &mut |_| {},
+        )
         .with_context(|| format!("run {} failed", spec.id))?;
     let wall = started.elapsed().as_secs_f64();
     let summary = summarize(scenario, &result, &rates, wall);
+    if let Some(pcap) = pcap {
+        pcap.commit()?;
+    }
     if let Some(files) = files {
         files.commit()?;
         rates.write_csv(&run_dir)?;
