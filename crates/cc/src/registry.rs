@@ -70,6 +70,7 @@ pub const ALGORITHMS: &[&AlgorithmInfo] = &[
     &algorithms::fast::INFO,
     &algorithms::copa::INFO,
     &algorithms::ledbat::INFO,
+    &algorithms::ledbat_plus_plus::INFO,
     &algorithms::compound::INFO,
     &algorithms::africa::INFO,
     &algorithms::illinois::INFO,

@@ -1340,7 +1340,10 @@ fn pcap_capture_points() {
     .unwrap();
     assert_eq!(
         s.output.pcap,
-        [PcapPoint::Link("bottleneck-reverse".into()), PcapPoint::Flows]
+        [
+            PcapPoint::Link("bottleneck-reverse".into()),
+            PcapPoint::Flows
+        ]
     );
     assert!(!s.output.pcap_payload);
     assert!(s.output_estimate().pcap_bytes() > 0);

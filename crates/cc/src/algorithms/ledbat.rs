@@ -17,6 +17,7 @@
 //! plus a constant, which the base delay subtracts; so `queuing_delay` is the same. (LEDBAT++,
 //! draft-irtf-iccrg-ledbat-plus-plus §3, moved to round-trip delays for deployability too.)
 
+use crate::algorithms::ledbat_delay::{DelayEstimate, MAX_BASE_HISTORY, MAX_CURRENT_FILTER};
 use crate::controller::{
     Ack, CcConfig, CongestionControl, CongestionEvent, TimeoutEvent, UNLIMITED,
     half_flight_ssthresh,
@@ -24,7 +25,7 @@ use crate::controller::{
 use crate::metrics::ControllerMetrics;
 use crate::params::{ParamSpec, Params};
 use crate::registry::{AlgorithmInfo, InitialSsthreshUse};
-use crate::time::{SimDuration, SimTime};
+use crate::time::SimDuration;
 
 const PARAMS: &[ParamSpec] = &[
     ParamSpec::number("target", 100.0, 1.0, 100.0)
@@ -57,12 +58,6 @@ pub const INFO: AlgorithmInfo = AlgorithmInfo {
 const MIN_CWND_SEGMENTS: u64 = 2;
 /// RFC 6817 §2.4.2: ALLOWED_INCREASE SHOULD be 1 (segment).
 const ALLOWED_INCREASE_SEGMENTS: u64 = 1;
-/// Longest histories the parameters allow, so the state needs no allocation.
-const MAX_BASE_HISTORY: usize = 60;
-const MAX_CURRENT_FILTER: usize = 64;
-/// The base-delay history rolls over once a minute (RFC 6817 §2.4.2 `round_to_minute`).
-const MINUTE: SimDuration = SimDuration::from_secs(60);
-
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LedbatParams {
     pub target: SimDuration,
@@ -90,53 +85,14 @@ impl LedbatParams {
     }
 }
 
-/// A fixed-capacity ring of the last `len` delays (at most `N`), oldest overwritten.
-#[derive(Clone, Copy, Debug)]
-struct DelayRing<const N: usize> {
-    delays: [SimDuration; N],
-    len: usize,
-    capacity: usize,
-    next: usize,
-}
-
-impl<const N: usize> DelayRing<N> {
-    fn new(capacity: usize) -> Self {
-        DelayRing {
-            delays: [SimDuration::ZERO; N],
-            len: 0,
-            capacity: capacity.clamp(1, N),
-            next: 0,
-        }
-    }
-
-    fn push(&mut self, delay: SimDuration) {
-        self.delays[self.next] = delay;
-        self.next = (self.next + 1) % self.capacity;
-        self.len = (self.len + 1).min(self.capacity);
-    }
-
-    /// The most recent entry (to lower it within the current minute).
-    fn last_mut(&mut self) -> Option<&mut SimDuration> {
-        (self.len > 0).then(|| &mut self.delays[(self.next + self.capacity - 1) % self.capacity])
-    }
-
-    fn min(&self) -> Option<SimDuration> {
-        self.delays[..self.len].iter().copied().min()
-    }
-}
-
 pub struct Ledbat {
     mss: u64,
     params: LedbatParams,
     /// cwnd in fractional bytes: GAIN · off_target · MSS²/cwnd is often below a byte.
     cwnd: f64,
     ssthresh: u64,
-    /// RFC 6817 base_delays: per-minute minima, the current minute's last.
-    base_delays: DelayRing<MAX_BASE_HISTORY>,
-    /// When the current minute's entry started.
-    last_rollover: Option<SimTime>,
-    /// RFC 6817 current_delays: the last CURRENT_FILTER samples.
-    current_delays: DelayRing<MAX_CURRENT_FILTER>,
+    /// RFC 6817 §2.4.2 base and current delays.
+    delays: DelayEstimate,
     /// queuing_delay of the last ACK (signed: a sample below the filter's base gives < 0).
     queuing_delay_s: Option<f64>,
 }
@@ -148,26 +104,8 @@ impl Ledbat {
             params,
             cwnd: config.initial_cwnd as f64,
             ssthresh: UNLIMITED,
-            base_delays: DelayRing::new(params.base_history),
-            last_rollover: None,
-            current_delays: DelayRing::new(params.current_filter),
+            delays: DelayEstimate::new(params.base_history, params.current_filter),
             queuing_delay_s: None,
-        }
-    }
-
-    /// RFC 6817 §2.4.2 `update_base_delay`: a new minute starts a new entry (dropping the
-    /// oldest); within a minute the entry keeps the minimum.
-    fn update_base_delay(&mut self, now: SimTime, delay: SimDuration) {
-        match self.last_rollover {
-            Some(start) if now.saturating_since(start) < MINUTE => {
-                if let Some(last) = self.base_delays.last_mut() {
-                    *last = (*last).min(delay);
-                }
-            }
-            _ => {
-                self.last_rollover = Some(now);
-                self.base_delays.push(delay);
-            }
         }
     }
 
@@ -190,13 +128,10 @@ impl CongestionControl for Ledbat {
         let Some(delay) = ack.rtt else {
             return;
         };
-        self.update_base_delay(ack.now, delay);
-        self.current_delays.push(delay);
-        let (Some(current), Some(base)) = (self.current_delays.min(), self.base_delays.min())
-        else {
+        self.delays.on_sample(ack.now, delay);
+        let Some(queuing_delay) = self.delays.queuing_delay_s() else {
             return;
         };
-        let queuing_delay = current.as_secs_f64() - base.as_secs_f64();
         self.queuing_delay_s = Some(queuing_delay);
         // Loss recovery sets the window (the halving); LEDBAT's update resumes after it.
         if ack.in_recovery {
@@ -240,7 +175,7 @@ impl CongestionControl for Ledbat {
 
     fn metrics(&self) -> ControllerMetrics {
         ControllerMetrics {
-            min_rtt: self.base_delays.min(),
+            min_rtt: self.delays.base(),
             ..Default::default()
         }
     }
@@ -255,6 +190,7 @@ impl CongestionControl for Ledbat {
 mod tests {
     use super::*;
     use crate::test_support::{ack, ms};
+    use crate::time::SimTime;
 
     const MSS: u64 = 1000;
 
@@ -338,16 +274,16 @@ mod tests {
         // Minute 0: 40 ms; minutes 1..=10: 60 ms. After ten more minutes the 40 ms minute
         // has rolled out of the ten-entry history.
         l.on_ack(&sample(0, 40));
-        assert_eq!(l.base_delays.min(), Some(ms(40)));
+        assert_eq!(l.delays.base(), Some(ms(40)));
         for minute in 1..=9 {
             l.on_ack(&sample(minute * 60_000, 60));
-            assert_eq!(l.base_delays.min(), Some(ms(40)), "minute {minute}");
+            assert_eq!(l.delays.base(), Some(ms(40)), "minute {minute}");
         }
         l.on_ack(&sample(10 * 60_000, 60));
-        assert_eq!(l.base_delays.min(), Some(ms(60)));
+        assert_eq!(l.delays.base(), Some(ms(60)));
         // Within a minute the entry keeps its minimum.
         l.on_ack(&sample(10 * 60_000 + 5, 55));
-        assert_eq!(l.base_delays.min(), Some(ms(55)));
+        assert_eq!(l.delays.base(), Some(ms(55)));
     }
 
     #[test]

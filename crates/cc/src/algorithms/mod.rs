@@ -25,6 +25,8 @@ pub mod htcp;
 pub mod hybla;
 pub mod illinois;
 pub mod ledbat;
+pub mod ledbat_delay;
+pub mod ledbat_plus_plus;
 pub mod libra;
 pub mod multiplicative_decrease;
 pub mod prague;
