@@ -5,8 +5,8 @@
 //! A link capture observes a duplex link at one place, the far end of the link it names (as
 //! `tcpdump` on that router's interface): packets of the named direction when they leave it
 //! (after queueing, transmission and propagation), packets of the opposite direction when the
-//! router hands them to it (admitted to its queue). A flow capture observes the sender: its
-//! data segments when they leave it, the ACKs when they reach it.
+//! router hands them to it (before its queue, which may still drop them). A flow capture
+//! observes the sender: its data segments when they leave it, the ACKs when they reach it.
 
 use cclab_cc::SimTime;
 use cclab_scenario::{PcapPoint, Scenario};

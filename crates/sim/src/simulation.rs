@@ -546,34 +546,29 @@ impl Simulation {
         }
     }
 
-    /// A packet left link `link`: captured if the link is a capture's named direction.
+    /// A packet left link `link`: captured if the link is a capture's named direction, or if
+    /// the next link on its path is a capture's opposite direction (the router hands it to
+    /// that link now; every path starts with a flow's own access link, so a shared link is
+    /// always entered this way). Out of line, and reached only when something is captured,
+    /// so that the forwarding path pays one branch per delivery.
     #[cold]
     #[inline(never)]
     fn capture_leaving(&mut self, link: u32, packet: &Packet) {
         let stream = self.stream_of(packet);
+        let routes = &self.flows[packet.flow as usize].routes;
+        let path = match packet.kind {
+            PacketKind::Data => routes.data,
+            PacketKind::Ack => routes.ack,
+        };
+        let next_hop = packet.hop as u32 + 1;
+        let next_link = (next_hop < path.len).then(|| self.hops[(path.start + next_hop) as usize]);
         let Some(captures) = self.captures.as_deref_mut() else {
             return;
         };
-        if let Some(index) = captures.on_leaving(link) {
-            captures.log.push(Captured {
-                point: CapturePoint::Link(index),
-                time: self.now,
-                stream,
-                packet: *packet,
-            });
-        }
-    }
-
-    /// A packet was admitted to link `link`: captured if the link is the opposite direction
-    /// of a capture's named one.
-    #[cold]
-    #[inline(never)]
-    fn capture_entering(&mut self, link: u32, packet: &Packet) {
-        let stream = self.stream_of(packet);
-        let Some(captures) = self.captures.as_deref_mut() else {
-            return;
-        };
-        if let Some(index) = captures.on_entering(link) {
+        let seen = captures
+            .on_leaving(link)
+            .or_else(|| next_link.and_then(|next| captures.on_entering(next)));
+        if let Some(index) = seen {
             captures.log.push(Captured {
                 point: CapturePoint::Link(index),
                 time: self.now,
@@ -618,9 +613,6 @@ impl Simulation {
         } else {
             self.links[link as usize].enqueue(self.now, packet)
         };
-        if self.captures.is_some() && !matches!(admission, Admission::Dropped(_)) {
-            self.capture_entering(link, &packet);
-        }
         match admission {
             Admission::Admitted {
                 arrival,
