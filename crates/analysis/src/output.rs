@@ -190,6 +190,11 @@ impl TemporaryFile {
         ))
     }
 
+    /// Renamed by the caller: nothing to remove.
+    fn forget(mut self) {
+        self.done = true;
+    }
+
     pub(crate) fn rename_into_place(mut self) -> io::Result<()> {
         let mut list = temporaries();
         fs::rename(&self.temporary, &self.path)?;
@@ -217,6 +222,30 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     file.sync_all()?;
     drop(file);
     temporary.rename_into_place()
+}
+
+/// [`write_atomic`] for a file that several processes may write at once with the same
+/// content (a sweep's `sweep.json`, written by every task of a job array that finds none):
+/// each writes its own temporary file (named after its process id), so no writer truncates
+/// another's, and the last rename wins with identical bytes.
+pub fn write_atomic_shared(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let own = path.with_file_name(format!("{name}.{}", std::process::id()));
+    let (temporary, mut file) = TemporaryFile::create(&own)?;
+    file.write_all(bytes)?;
+    file.sync_all()?;
+    drop(file);
+    let mut list = temporaries();
+    let renamed = fs::rename(&temporary.temporary, path);
+    list.retain(|p| p != &temporary.temporary);
+    drop(list);
+    if renamed.is_ok() {
+        temporary.forget();
+    }
+    renamed
 }
 
 /// Remove the temporary file of `path` left by a killed cclab, if there is one.

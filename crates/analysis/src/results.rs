@@ -245,7 +245,8 @@ impl SweepManifest {
     pub fn write(&self, dir: &Path) -> io::Result<()> {
         let mut json = serde_json::to_vec_pretty(self).map_err(io::Error::other)?;
         json.push(b'\n');
-        write_atomic(&dir.join(Self::FILE), &json)
+        // The tasks of a job array may all find no sweep.json and write it at once.
+        crate::output::write_atomic_shared(&dir.join(Self::FILE), &json)
     }
 
     /// How many runs of this sweep have a row in `dir/rows` (a file check per run; the rows
