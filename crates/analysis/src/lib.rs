@@ -1,5 +1,6 @@
 //! cclab-analysis: metrics from a run, the output folder's files, figures and human reports.
 
+pub mod html_report;
 pub mod metrics;
 pub mod output;
 #[cfg(feature = "parquet")]

@@ -66,7 +66,8 @@ pub const QUEUE_COLUMNS: &[&str] = &[
     "tx_bytes",
 ];
 
-/// The files `cclab run` writes in its folder (besides `figures/`).
+/// The files `cclab run` writes in its folder (besides `figures/`); `report.html` last, as
+/// it is written last ([`crate::html_report`]).
 pub const RUN_FILES: &[&str] = &[
     "summary.json",
     "timeseries.csv",
@@ -75,6 +76,7 @@ pub const RUN_FILES: &[&str] = &[
     "events.csv",
     "packets.csv",
     "flows.csv",
+    crate::html_report::REPORT_FILE,
 ];
 
 /// The folder of figures inside a run or sweep folder.
@@ -287,7 +289,10 @@ fn is_run_file(name: &str) -> bool {
 }
 
 fn is_sweep_file(name: &str) -> bool {
-    matches!(name, "results.csv" | "results.parquet" | "sweep.json")
+    matches!(
+        name,
+        "results.csv" | "results.parquet" | "sweep.json" | crate::html_report::REPORT_FILE
+    )
 }
 
 fn is_figure_file(name: &str) -> bool {

@@ -36,9 +36,12 @@ enum Command {
         /// No progress bar.
         #[arg(long, short)]
         quiet: bool,
-        /// Do not draw the figures (DIR/figures/*.svg, *.png).
+        /// Do not draw the figures (DIR/figures/*.svg, *.png); the report then has none.
         #[arg(long)]
         no_plots: bool,
+        /// Do not write DIR/report.html.
+        #[arg(long)]
+        no_report: bool,
         /// Refuse runs whose estimated output exceeds SIZE (default 1GiB, or output.max_size),
         /// e.g. 10GiB or unlimited.
         #[arg(long, value_name = "SIZE")]
@@ -75,9 +78,20 @@ enum Command {
         /// No progress bar.
         #[arg(long, short)]
         quiet: bool,
-        /// Do not draw the sweep figures.
+        /// Do not draw the sweep figures; the report then has none.
         #[arg(long)]
         no_plots: bool,
+        /// Do not write DIR/report.html.
+        #[arg(long)]
+        no_report: bool,
+    },
+    /// One self-contained report.html (tables, figures, interactive charts) for the output
+    /// folder of `run` or `sweep`, into DIR/report.html.
+    Report {
+        dir: PathBuf,
+        /// Show this scenario file's text in the report (the folder does not keep it).
+        #[arg(long, value_name = "FILE")]
+        scenario: Option<PathBuf>,
     },
     /// Figures (SVG and PNG) from an output folder of `run` or `sweep`, into DIR/figures.
     Plot {
@@ -127,9 +141,12 @@ enum SweepAction {
         /// Shard folders (of the same sweep).
         #[arg(required = true)]
         dirs: Vec<PathBuf>,
-        /// Do not draw the sweep figures.
+        /// Do not draw the sweep figures; the report then has none.
         #[arg(long)]
         no_plots: bool,
+        /// Do not write DIR/report.html.
+        #[arg(long)]
+        no_report: bool,
     },
     /// Print the sweep's run list (index, run id, parameters, replicate, seed) and its count.
     Plan {
@@ -205,6 +222,7 @@ fn main() -> ExitCode {
             overrides,
             quiet,
             no_plots,
+            no_report,
             max_output,
         } => commands::run::run(
             &file,
@@ -212,7 +230,10 @@ fn main() -> ExitCode {
             &overrides,
             max_output.as_deref(),
             quiet,
-            no_plots,
+            commands::run::Drawing {
+                plots: !no_plots,
+                report: !no_report,
+            },
         ),
         Command::Sweep {
             action:
@@ -220,9 +241,10 @@ fn main() -> ExitCode {
                     out,
                     dirs,
                     no_plots,
+                    no_report,
                 }),
             ..
-        } => commands::sweep::merge::merge(&out, &dirs, no_plots),
+        } => commands::sweep::merge::merge(&out, &dirs, no_plots, no_report),
         Command::Sweep {
             action:
                 Some(SweepAction::Plan {
@@ -272,6 +294,7 @@ fn main() -> ExitCode {
             overrides,
             quiet,
             no_plots,
+            no_report,
         } => commands::sweep::runner::sweep(commands::sweep::runner::SweepArgs {
             file: file.expect("clap requires FILE without a subcommand"),
             out,
@@ -282,7 +305,9 @@ fn main() -> ExitCode {
             keep_runs,
             quiet,
             no_plots,
+            no_report,
         }),
+        Command::Report { dir, scenario } => commands::report::report(&dir, scenario.as_deref()),
         Command::Plot {
             dir,
             format,

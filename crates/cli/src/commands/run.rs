@@ -3,6 +3,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, anyhow};
+use cclab_analysis::html_report::ReportOptions;
 use cclab_analysis::output::{FolderKind, TemporaryDir, folder_kind};
 use cclab_analysis::pcap::PcapSink;
 use cclab_analysis::{CsvSink, RateSeries, summarize, summary_table, write_summary};
@@ -124,13 +125,20 @@ fn swap_into_place(staging: TemporaryDir, dir: &Path) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// What `cclab run` draws after writing its files: the figures (unless `--no-plots`) and
+/// report.html (unless `--no-report`; without figures it has the tables only).
+pub struct Drawing {
+    pub plots: bool,
+    pub report: bool,
+}
+
 pub fn run(
     file: &Path,
     out: Option<PathBuf>,
     overrides: &[String],
     max_output: Option<&str>,
     quiet: bool,
-    no_plots: bool,
+    drawing: Drawing,
 ) -> Result<(), Failure> {
     let scenario = load_checked(file, overrides, max_output)?;
     let given = out.unwrap_or_else(|| PathBuf::from("out").join(&scenario.name));
@@ -234,10 +242,20 @@ pub fn run(
         )),
         given.display()
     ));
-    if !no_plots {
+    if drawing.plots {
         crate::commands::plot::plot_run_folder(&dir)
             .context("cannot draw the figures (the run's files are written)")
             .map_err(failed)?;
+    }
+    if drawing.report {
+        crate::commands::report::write(
+            &dir,
+            &ReportOptions {
+                figures: drawing.plots,
+                scenario: crate::commands::report::scenario_text(file, overrides),
+                sections: Vec::new(),
+            },
+        )?;
     }
     Ok(())
 }

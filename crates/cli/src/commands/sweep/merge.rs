@@ -8,7 +8,7 @@ use cclab_analysis::results::{Row, SweepManifest};
 
 use crate::Failure;
 
-pub fn merge(out: &Path, dirs: &[PathBuf], no_plots: bool) -> Result<(), Failure> {
+pub fn merge(out: &Path, dirs: &[PathBuf], no_plots: bool, no_report: bool) -> Result<(), Failure> {
     let bad = |e: anyhow::Error| Failure::BadInput(e);
     let failed = |e: anyhow::Error| Failure::RunFailed(e);
     let mut manifests = Vec::new();
@@ -92,6 +92,16 @@ pub fn merge(out: &Path, dirs: &[PathBuf], no_plots: bool) -> Result<(), Failure
     }
     if !no_plots {
         crate::commands::plot::plot_sweep_folder(out).map_err(failed)?;
+    }
+    if !no_report {
+        // The shards' sweep file is not known here: the report shows what the folder holds.
+        crate::commands::report::write(
+            out,
+            &cclab_analysis::html_report::ReportOptions {
+                figures: !no_plots,
+                ..Default::default()
+            },
+        )?;
     }
     Ok(())
 }

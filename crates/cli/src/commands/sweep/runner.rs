@@ -8,6 +8,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use anyhow::{Context, anyhow};
+use cclab_analysis::html_report::{ReportOptions, write_report};
 use cclab_analysis::pcap::PcapSink;
 use cclab_analysis::results::{Row, SweepManifest};
 use cclab_analysis::{CsvSink, RateSeries, summarize, write_summary};
@@ -32,6 +33,7 @@ pub struct SweepArgs {
     pub keep_runs: bool,
     pub quiet: bool,
     pub no_plots: bool,
+    pub no_report: bool,
 }
 
 /// Run one point of the sweep and record its row.
@@ -333,6 +335,15 @@ pub fn sweep(args: SweepArgs) -> Result<(), Failure> {
                 .with_context(|| format!("cannot write {}", dir.join("results.csv").display()))?;
             if !args.no_plots {
                 crate::commands::plot::plot_sweep_folder(&dir)?;
+            }
+            if !args.no_report {
+                let options = ReportOptions {
+                    figures: !args.no_plots,
+                    scenario: crate::commands::report::scenario_text(&args.file, &args.overrides),
+                    sections: Vec::new(),
+                };
+                let path = write_report(&dir, &options)?;
+                crate::emit(&format!("report in {}\n", path.display()));
             }
             Ok(recorded)
         })
