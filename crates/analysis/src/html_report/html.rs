@@ -85,9 +85,18 @@ impl Html {
         Html(out)
     }
 
-    /// A note in smaller type.
+    /// A note in smaller type; spans between backticks are set as code (commands, columns).
     pub fn note(text: &str) -> Html {
-        Html(format!("<p class=\"note\">{}</p>", escape(text)))
+        let mut out = String::from("<p class=\"note\">");
+        for (i, part) in text.split('`').enumerate() {
+            if i % 2 == 1 {
+                let _ = write!(out, "<code>{}</code>", escape(part));
+            } else {
+                out.push_str(&escape(part));
+            }
+        }
+        out.push_str("</p>");
+        Html(out)
     }
 
     /// A heading inside a section.

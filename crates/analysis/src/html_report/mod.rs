@@ -27,6 +27,7 @@ use serde_json::Value;
 use thiserror::Error;
 
 pub use charts::MAX_SERIES;
+pub use figures::SVG_LIMIT_BYTES;
 pub use html::Html;
 pub use sweep_page::RESULT_ROWS;
 pub use thinning::BUCKETS;

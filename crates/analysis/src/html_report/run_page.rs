@@ -299,7 +299,7 @@ pub fn figures_section(figures: &[Figure], charts: &[Chart], drawn: bool) -> Sec
         body.push(Html::note(if drawn {
             "This folder has no figures; `cclab plot DIR` draws them, then `cclab report DIR` adds them here."
         } else {
-            "Figures were not drawn (--no-plots); `cclab plot DIR` then `cclab report DIR` adds them."
+            "Figures were not drawn (`--no-plots`); `cclab plot DIR` then `cclab report DIR` adds them."
         }));
     } else if !charts.is_empty() {
         body.push(Html::note(

@@ -93,6 +93,11 @@ fn scenario_text_and_names_are_escaped_not_injected() {
     ] {
         assert!(page.contains(escaped), "{escaped} missing");
     }
+    // Notes set `code` spans, escaped like the rest.
+    assert_eq!(
+        Html::note("run `a<b` & `c`").as_str(),
+        "<p class=\"note\">run <code>a&lt;b</code> &amp; <code>c</code></p>"
+    );
     // The section id keeps only letters, digits and dashes.
     assert!(page.contains("<section id=\"paper\">"));
 }
@@ -185,6 +190,28 @@ fn a_figure_drawn_only_as_png_is_embedded_as_png() {
     let page = render_report(&dir, &ReportOptions::with_figures()).unwrap();
     let png = std::fs::read(dir.join("figures/rtt.png")).unwrap();
     assert!(page.contains(&format!("data:image/png;base64,{}", base64::encode(&png))));
+}
+
+#[test]
+fn an_svg_over_the_limit_gives_way_to_its_png() {
+    let (dir, _) = run_folder("big-svg", ONE_FLOW, true);
+    // A valid SVG one byte over the limit (a comment pads it).
+    let head = "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 10 10\"><!--";
+    let tail = "--></svg>";
+    let padding = SVG_LIMIT_BYTES as usize + 1 - head.len() - tail.len();
+    let big = format!("{head}{}{tail}", "x".repeat(padding));
+    assert_eq!(big.len() as u64, SVG_LIMIT_BYTES + 1);
+    std::fs::write(dir.join("figures/cwnd.svg"), &big).unwrap();
+    let page = render_report(&dir, &ReportOptions::with_figures()).unwrap();
+    let png = std::fs::read(dir.join("figures/cwnd.png")).unwrap();
+    assert!(page.contains(&format!("data:image/png;base64,{}", base64::encode(&png))));
+    assert!(!page.contains(&base64::encode(big.as_bytes())));
+    assert!(page.contains("<figcaption>figures/cwnd.png"));
+    // Exactly at the limit the SVG is kept.
+    // (one byte shorter: no longer a valid SVG, which the report does not check)
+    std::fs::write(dir.join("figures/cwnd.svg"), &big[..big.len() - 1]).unwrap();
+    let page = render_report(&dir, &ReportOptions::with_figures()).unwrap();
+    assert!(page.contains("<figcaption>figures/cwnd.svg"));
 }
 
 #[test]
