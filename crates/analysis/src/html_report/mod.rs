@@ -269,9 +269,11 @@ pub fn render_report(dir: &Path, options: &ReportOptions) -> Result<String, Repo
     let series = charts::RunSeries::from_summary(&summary);
     let charts = charts::run_charts(dir, &series, &stems)?;
     let name = summary["scenario"].as_str().unwrap_or("run").to_string();
+    let mut summary_section = run_page::summary_section(&summary);
+    summary_section.body.push(run_page::captures_note(dir));
     let mut sections = vec![
         run_page::scenario_section(&summary, options.scenario.as_ref()),
-        run_page::summary_section(&summary),
+        summary_section,
     ];
     sections.extend(options.sections.iter().cloned());
     sections.push(run_page::figures_section(

@@ -243,6 +243,43 @@ pub fn summary_section(summary: &Value) -> Section {
     Section::new("summary", "Summary", body)
 }
 
+/// Packet captures listed in a report.
+const CAPTURES_LISTED: usize = 20;
+
+/// A note naming the run's packet captures (`[output] pcap`, outputs.md), which a browser
+/// cannot show: they open in Wireshark or tshark.
+pub fn captures_note(dir: &Path) -> Html {
+    let Ok(entries) = std::fs::read_dir(dir.join(crate::pcap::PCAP_DIR)) else {
+        return Html::default();
+    };
+    let mut names: Vec<String> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".pcap") && !n.starts_with('.'))
+        .collect();
+    if names.is_empty() {
+        return Html::default();
+    }
+    names.sort();
+    let total = names.len();
+    let listed: Vec<String> = names
+        .into_iter()
+        .take(CAPTURES_LISTED)
+        .map(|n| format!("`{}/{n}`", crate::pcap::PCAP_DIR))
+        .collect();
+    let more = if total > CAPTURES_LISTED {
+        format!(" and {} more", total - CAPTURES_LISTED)
+    } else {
+        String::new()
+    };
+    let mut body = Html::heading("Packet captures");
+    body.push(Html::note(&format!(
+        "{}{more}: open them in Wireshark or tshark.",
+        listed.join(", ")
+    )));
+    body
+}
+
 /// A workload's line and size buckets, as `cclab run` prints them (metrics/fct.rs).
 fn workload(w: &Value) -> Html {
     let mut body = Html::default();

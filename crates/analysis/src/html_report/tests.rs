@@ -417,3 +417,19 @@ fn write_report_writes_the_file_atomically() {
     );
     let _: &Path = &path;
 }
+
+#[test]
+fn packet_captures_are_named_not_embedded() {
+    let (dir, _) = run_folder("pcap", ONE_FLOW, false);
+    let page = render_report(&dir, &ReportOptions::default()).unwrap();
+    assert!(!page.contains("Packet captures"));
+    std::fs::create_dir_all(dir.join("pcap")).unwrap();
+    for name in ["bottleneck.pcap", "flow0.pcap", ".flow1.pcap.tmp"] {
+        std::fs::write(dir.join("pcap").join(name), b"not read").unwrap();
+    }
+    let page = render_report(&dir, &ReportOptions::default()).unwrap();
+    assert!(page.contains(
+        "<code>pcap/bottleneck.pcap</code>, <code>pcap/flow0.pcap</code>: open them in Wireshark or tshark."
+    ));
+    assert!(!page.contains("flow1.pcap"));
+}
