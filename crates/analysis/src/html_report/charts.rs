@@ -227,50 +227,61 @@ pub fn run_charts(
     let mut charts = Vec::new();
     let wanted = |id: &str| figure_stems.contains(&id);
     let tcp = &series.tcp_flows;
-    if wanted("cwnd") && !tcp.is_empty() && tcp.len() <= MAX_SERIES {
-        // ssthresh dashed for up to four flows, as in the static figure (figures.md).
-        let with_ssthresh = tcp.len() <= 4;
-        let mut measures = vec![Measure {
-            column: "cwnd_bytes",
-            factor: 1e-3,
-        }];
-        if with_ssthresh {
-            measures.push(Measure {
-                column: "ssthresh_bytes",
-                factor: 1e-3,
-            });
-        }
-        if let Some(columns) = read_series(
+    let tcp_charts = !tcp.is_empty() && tcp.len() <= MAX_SERIES;
+    // cwnd (and ssthresh, dashed for up to four flows, as in the static figure: figures.md)
+    // and RTT come from one pass over timeseries.csv, the largest file of a run.
+    let cwnd = wanted("cwnd") && tcp_charts;
+    let rtt = wanted("rtt") && tcp_charts;
+    let with_ssthresh = cwnd && tcp.len() <= 4;
+    let mut measures = Vec::new();
+    let mut slot = |on: bool, column: &'static str, factor: f64| {
+        on.then(|| {
+            measures.push(Measure { column, factor });
+            measures.len() - 1
+        })
+    };
+    let cwnd_at = slot(cwnd, "cwnd_bytes", 1e-3);
+    let ssthresh_at = slot(with_ssthresh, "ssthresh_bytes", 1e-3);
+    let rtt_at = slot(rtt, "rtt_ms", 1.0);
+    let timeseries = if measures.is_empty() {
+        None
+    } else {
+        read_series(
             dir,
             "timeseries.csv",
             "flow",
             &flow_keys(tcp),
             &measures,
             series.duration_s,
-        )? {
-            let mut lines = Vec::new();
-            for (i, (_, label)) in tcp.iter().enumerate() {
-                lines.push(Line {
-                    label: format!("{label} cwnd"),
-                    color: i,
-                    dashed: false,
-                });
-                if with_ssthresh {
-                    lines.push(Line {
-                        label: format!("{label} ssthresh"),
-                        color: i,
-                        dashed: true,
-                    });
-                }
-            }
-            charts.push(Chart {
-                id: "cwnd",
-                y_label: "congestion window (kB)",
-                lines,
-                columns,
-                decimals: 3,
+        )?
+    };
+    let per_flow = measures.len();
+    if let (Some(columns), Some(cwnd_at)) = (&timeseries, cwnd_at) {
+        let mut lines = Vec::new();
+        let mut picked = Vec::new();
+        for (i, (_, label)) in tcp.iter().enumerate() {
+            lines.push(Line {
+                label: format!("{label} cwnd"),
+                color: i,
+                dashed: false,
             });
+            picked.push(i * per_flow + cwnd_at);
+            if let Some(ssthresh_at) = ssthresh_at {
+                lines.push(Line {
+                    label: format!("{label} ssthresh"),
+                    color: i,
+                    dashed: true,
+                });
+                picked.push(i * per_flow + ssthresh_at);
+            }
         }
+        charts.push(Chart {
+            id: "cwnd",
+            y_label: "congestion window (kB)",
+            lines,
+            columns: columns.pick(&picked),
+            decimals: 3,
+        });
     }
     if wanted("throughput") && !series.flows.is_empty() && series.flows.len() <= MAX_SERIES {
         let measures = [Measure {
@@ -294,27 +305,15 @@ pub fn run_charts(
             });
         }
     }
-    if wanted("rtt") && !tcp.is_empty() && tcp.len() <= MAX_SERIES {
-        let measures = [Measure {
-            column: "rtt_ms",
-            factor: 1.0,
-        }];
-        if let Some(columns) = read_series(
-            dir,
-            "timeseries.csv",
-            "flow",
-            &flow_keys(tcp),
-            &measures,
-            series.duration_s,
-        )? {
-            charts.push(Chart {
-                id: "rtt",
-                y_label: "RTT (ms)",
-                lines: flow_lines(tcp),
-                columns,
-                decimals: 3,
-            });
-        }
+    if let (Some(columns), Some(rtt_at)) = (&timeseries, rtt_at) {
+        let picked: Vec<usize> = (0..tcp.len()).map(|i| i * per_flow + rtt_at).collect();
+        charts.push(Chart {
+            id: "rtt",
+            y_label: "RTT (ms)",
+            lines: flow_lines(tcp),
+            columns: columns.pick(&picked),
+            decimals: 3,
+        });
     }
     let links = &series.links;
     if wanted("queue") && !links.is_empty() && links.len() <= MAX_SERIES {

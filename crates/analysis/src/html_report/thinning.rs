@@ -39,6 +39,17 @@ pub struct Columns {
     pub values: Vec<Vec<Option<f64>>>,
 }
 
+impl Columns {
+    /// The times and the value columns `which`, in that order (one pass over a file gives
+    /// the columns of several charts).
+    pub fn pick(&self, which: &[usize]) -> Columns {
+        Columns {
+            times: self.times.clone(),
+            values: which.iter().map(|&i| self.values[i].clone()).collect(),
+        }
+    }
+}
+
 impl Thinner {
     pub fn new(duration_s: f64, series: usize) -> Thinner {
         Thinner {
