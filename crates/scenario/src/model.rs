@@ -196,15 +196,43 @@ pub enum Recovery {
     NewReno,
     /// RFC 6675 SACK-based loss recovery with RFC 6937 proportional rate reduction.
     Sack,
+    /// 4.3BSD-Tahoe as ns-2's `TcpAgent`: the third duplicate ACK retransmits the lost
+    /// segment and slow-starts from one segment (go-back-N), with no fast recovery.
+    Tahoe,
+    /// Mathis & Mahdavi 1996 forward acknowledgment: the forward-most SACKed byte is the loss
+    /// horizon and `awnd = snd.nxt − snd.fack + retran_data` the data in flight.
+    Fack,
 }
 
 impl Recovery {
+    /// Every name `recovery` accepts, in the order the docs list them.
+    pub const NAMES: [&'static str; 5] = ["reno", "newreno", "sack", "tahoe", "fack"];
+
     pub fn name(self) -> &'static str {
         match self {
             Recovery::Reno => "reno",
             Recovery::NewReno => "newreno",
             Recovery::Sack => "sack",
+            Recovery::Tahoe => "tahoe",
+            Recovery::Fack => "fack",
         }
+    }
+
+    pub fn from_name(name: &str) -> Option<Recovery> {
+        [
+            Recovery::Reno,
+            Recovery::NewReno,
+            Recovery::Sack,
+            Recovery::Tahoe,
+            Recovery::Fack,
+        ]
+        .into_iter()
+        .find(|r| r.name() == name)
+    }
+
+    /// The receiver sends SACK blocks and the sender keeps them on its scoreboard (RFC 2018).
+    pub fn uses_sack(self) -> bool {
+        matches!(self, Recovery::Sack | Recovery::Fack)
     }
 }
 
@@ -269,6 +297,10 @@ pub struct FlowGroup {
     pub recovery: Recovery,
     /// `loss_detection`: RFC 6675's duplicate-ACK rule (the default) or RFC 8985 RACK-TLP.
     pub loss_detection: LossDetection,
+    /// `limited_transmit`: RFC 3042 — the first and second duplicate ACKs each send one new
+    /// segment (FlightSize ≤ cwnd + 2·SMSS) without changing cwnd. SACK and FACK senders
+    /// send on duplicate ACKs by their pipe rule whatever this says (RFC 6675 §5 step 3).
+    pub limited_transmit: bool,
     /// ACK every second full segment (RFC 5681 §4.2) with this timer, or every segment.
     pub delayed_ack: Option<SimDuration>,
     /// Receiver's advertised window in bytes; `None` for unlimited.

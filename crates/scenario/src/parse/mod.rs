@@ -22,6 +22,7 @@ mod loss;
 mod on_off;
 mod pcap;
 mod queue;
+mod recovery;
 mod section;
 mod topology;
 mod trace;
@@ -583,6 +584,7 @@ const FLOW_KEYS: &[&str] = &[
     "slow_start_params",
     "recovery",
     "loss_detection",
+    "limited_transmit",
     "delayed_ack",
     "delayed_ack_timeout",
     "receive_window",
@@ -734,25 +736,7 @@ fn flow_group(section: &Section, topology: &Topology) -> Result<FlowGroup, Scena
             .map_err(|e| section.invalid("slow_start", &e.to_string()))?;
     }
 
-    let recovery = match section.get("recovery") {
-        None => Recovery::Sack,
-        Some(Value::String(s)) => match s.as_str() {
-            "reno" => Recovery::Reno,
-            "newreno" => Recovery::NewReno,
-            "sack" => Recovery::Sack,
-            other => {
-                let hint = did_you_mean(other, ["reno", "newreno", "sack"])
-                    .map(|s| format!("did you mean \"{s}\"?"))
-                    .unwrap_or_else(|| "use \"reno\", \"newreno\" or \"sack\"".to_string());
-                return Err(
-                    section.invalid("recovery", &format!("unknown recovery `{other}`; {hint}"))
-                );
-            }
-        },
-        Some(_) => {
-            return Err(section.invalid("recovery", "must be \"reno\", \"newreno\" or \"sack\""));
-        }
-    };
+    let recovery = recovery::recovery(section, cc)?;
     let loss_detection = match section.get("loss_detection") {
         None => LossDetection::DupAck,
         Some(Value::String(s)) if s == "dupack" => LossDetection::DupAck,
@@ -761,17 +745,8 @@ fn flow_group(section: &Section, topology: &Topology) -> Result<FlowGroup, Scena
             return Err(section.invalid("loss_detection", "must be \"dupack\" or \"rack-tlp\""));
         }
     };
-    // RFC 8985 §4: RACK-TLP needs the SACK scoreboard; without SACK the sender cannot tell
-    // which later segment was delivered.
-    if loss_detection == LossDetection::RackTlp && recovery != Recovery::Sack {
-        return Err(section.invalid(
-            "loss_detection",
-            &format!(
-                "\"rack-tlp\" needs SACK (RFC 8985 §4), but recovery is \"{}\"; use recovery = \"sack\"",
-                recovery.name()
-            ),
-        ));
-    }
+    recovery::check_loss_detection(section, recovery, loss_detection)?;
+    let limited_transmit = recovery::limited_transmit(section)?;
     let delayed_ack_enabled = match section.get("delayed_ack") {
         None => true,
         Some(Value::Boolean(b)) => *b,
@@ -885,6 +860,7 @@ fn flow_group(section: &Section, topology: &Topology) -> Result<FlowGroup, Scena
         slow_start_params,
         recovery,
         loss_detection,
+        limited_transmit,
         delayed_ack: delayed_ack_enabled.then_some(delayed_ack_timeout),
         receive_window,
         min_rto,

@@ -4,7 +4,7 @@
 
 use cclab_cc::slow_start::packet_pair;
 use cclab_cc::{CcConfig, UNLIMITED};
-use cclab_scenario::{FlowGroup, InitialSsthresh, LossDetection, Recovery};
+use cclab_scenario::{FlowGroup, InitialSsthresh, LossDetection};
 
 use crate::tcp::receiver::{Receiver, ReceiverConfig};
 use crate::tcp::sender::{Sender, SenderConfig};
@@ -40,6 +40,7 @@ pub fn endpoints(
             size,
             recovery: group.recovery,
             loss_detection: group.loss_detection,
+            limited_transmit: group.limited_transmit,
             receive_window: group.receive_window,
             min_rto: group.min_rto,
             pacing: group.pacing,
@@ -51,7 +52,7 @@ pub fn endpoints(
     let receiver = Receiver::new(ReceiverConfig {
         flow: id,
         header_bytes: group.header_bytes,
-        sack: group.recovery == Recovery::Sack,
+        sack: group.recovery.uses_sack(),
         // RACK-TLP adapts its reordering window to DSACKs (RFC 8985 §6.2).
         dsack: group.loss_detection == LossDetection::RackTlp,
         delayed_ack: group.delayed_ack,

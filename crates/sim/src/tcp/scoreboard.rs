@@ -20,6 +20,9 @@ use crate::range_set::RangeSet;
 use crate::tcp::delivery_rate::SendState;
 use crate::tcp::rack::sent_after;
 
+/// FACK's horizon (Mathis & Mahdavi 1996): `scoreboard/fack.rs`.
+mod fack;
+
 const SACKED: u8 = 1;
 /// Presumed lost (RFC 6675 IsLost, or all outstanding data after a timeout).
 const LOST: u8 = 2;
@@ -234,6 +237,12 @@ impl Scoreboard {
         let Some(boundary) = boundary else {
             return 0;
         };
+        self.mark_lost_below(boundary)
+    }
+
+    /// Mark every un-SACKed segment wholly below `boundary` lost, walking on from
+    /// `lost_up_to` (which never moves back); returns the bytes newly marked.
+    fn mark_lost_below(&mut self, boundary: u64) -> u64 {
         let mut newly_lost = 0;
         while self.lost_up_to < boundary && self.lost_up_to < self.end {
             let index = self.index(self.lost_up_to);

@@ -2,12 +2,13 @@
 //! controller's update, the window during a reduction, the RTO.
 
 use cclab_cc::{Ack, SimTime};
+use cclab_scenario::Recovery;
 
 use crate::packet::{Packet, PacketKind};
 use crate::tcp::delivery_rate::AckRateState;
 use crate::tcp::tlp::ProbeOutcome;
 
-use super::{DUP_THRESH, LossState, ModeCause, Sender};
+use super::{LossState, ModeCause, Sender};
 
 impl Sender {
     /// An ACK arrived.
@@ -74,6 +75,7 @@ impl Sender {
         // (only counted without SACK; with SACK the scoreboard detects loss).
         if advanced {
             self.dup_acks = 0;
+            self.reset_limited_transmit();
         } else if self.board.outstanding() > 0 {
             self.dup_acks += 1;
         }
@@ -92,8 +94,8 @@ impl Sender {
                     LossState::Recovery { .. } | LossState::Loss { .. }
                 );
         } else if self.sack_enabled() && self.board.sacked_bytes() > 0 {
-            let (lost_retransmissions, episode) = self.board.mark_lost_retransmissions(DUP_THRESH);
-            newly_lost = self.board.mark_losses(DUP_THRESH) + lost_retransmissions;
+            let (lost, episode) = self.mark_scoreboard_losses();
+            newly_lost = lost;
             retransmission_lost_in_episode = episode == Some(self.episode);
         }
 
@@ -171,6 +173,8 @@ impl Sender {
         // The window during a reduction. PRR runs on the ACK that starts recovery too
         // (RFC 6937 §3); Reno inflation starts with the next duplicate (RFC 5681 §3.2 step 4).
         match self.state {
+            // FACK holds the controller's reduced window through recovery (`fack.rs`).
+            LossState::Recovery { .. } if self.config.recovery == Recovery::Fack => {}
             LossState::Recovery { .. } if self.sack_enabled() => {
                 self.update_prr_window(bytes_delivered, true)
             }

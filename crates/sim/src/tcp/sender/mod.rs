@@ -6,7 +6,14 @@
 //!   proportional rate reduction (PRR-SSRB) setting the window during recovery;
 //! - `newreno`: RFC 6582 (partial ACKs retransmit the next hole; recovery lasts until the
 //!   recovery point), with RFC 5681 window inflation;
-//! - `reno`: RFC 5681 §3.2 (the first new ACK ends recovery).
+//! - `reno`: RFC 5681 §3.2 (the first new ACK ends recovery);
+//! - `tahoe`: the third duplicate ACK retransmits and slow-starts from one segment, going
+//!   back N as a timeout does (`tahoe.rs`, ns-2's `TcpAgent`);
+//! - `fack`: Mathis & Mahdavi's forward acknowledgment — loss by the forward-most SACK,
+//!   `awnd` as the data in flight, the window halved at once (`fack.rs`).
+//!
+//! Limited transmit (RFC 3042), per flow, lets the first two duplicate ACKs send new data
+//! (`limited_transmit.rs`).
 //!
 //! A retransmission timeout (RFC 6298) presumes all outstanding data lost and resends it from
 //! `snd_una` under the controller's loss window, as Linux's `tcp_enter_loss` does.
@@ -17,13 +24,18 @@
 //! controller events.
 
 mod ack;
+mod fack;
+mod limited_transmit;
 mod mode;
 mod rack_tlp;
 mod recovery;
+mod tahoe;
 #[cfg(test)]
 mod tests;
 mod timeout;
 mod transmit;
+#[cfg(test)]
+mod variants_tests;
 
 use cclab_cc::{CongestionControl, SimDuration, SimTime};
 use cclab_scenario::{EcnMode, LossDetection, Recovery};
@@ -36,6 +48,7 @@ use crate::tcp::scoreboard::Scoreboard;
 use crate::tcp::small_queues::SmallQueues;
 use crate::trace::{FlowEvent, FlowEventKind};
 
+use limited_transmit::LimitedTransmit;
 use mode::ModeCause;
 use rack_tlp::RackTlp;
 pub use recovery::LossState;
@@ -54,6 +67,8 @@ pub struct SenderConfig {
     pub recovery: Recovery,
     /// `rack-tlp` needs `recovery = Sack` (the scenario parser refuses other pairs).
     pub loss_detection: LossDetection,
+    /// RFC 3042 limited transmit (non-SACK recoveries; SACK's pipe rule already does it).
+    pub limited_transmit: bool,
     pub receive_window: Option<u64>,
     pub min_rto: SimDuration,
     /// Pace at Linux's default rate when the controller sets none.
@@ -121,6 +136,10 @@ pub struct Sender {
     episode: u32,
     /// snd_una when the last retransmission timeout fired.
     una_at_last_timeout: Option<u64>,
+    /// The `Loss` state was entered by Tahoe's fast retransmit, not by a timeout.
+    tahoe_episode: bool,
+    /// RFC 3042: new data sent beyond cwnd in the current run of duplicate ACKs.
+    limited_transmit: LimitedTransmit,
     /// Linux `tcp_cwnd_validate`: whether the window limited sending over the last flight.
     cwnd_limited: bool,
     max_pipe_in_window: u64,
@@ -162,6 +181,8 @@ impl Sender {
             recover: None,
             partial_ack_seen: false,
             una_at_last_timeout: None,
+            tahoe_episode: false,
+            limited_transmit: LimitedTransmit::default(),
             ce_bytes_echoed: 0,
             ce_bytes_unreported: 0,
             xcp_feedback_unreported: None,
@@ -262,17 +283,19 @@ impl Sender {
         self.small_queues.as_ref().map(SmallQueues::worst_backlog)
     }
 
+    /// The scoreboard takes SACK blocks (`sack` and `fack`).
     fn sack_enabled(&self) -> bool {
-        self.config.recovery == Recovery::Sack
+        self.config.recovery.uses_sack()
     }
 
-    /// RFC 6675 pipe with SACK, and after a timeout (when everything outstanding is marked
-    /// lost); RFC 5681 FlightSize otherwise.
+    /// RFC 6675 pipe with SACK, and after a timeout or Tahoe's fast retransmit (when
+    /// everything outstanding is marked lost); FACK's `awnd` with FACK; RFC 5681 FlightSize
+    /// without SACK.
     fn pipe(&self) -> u64 {
-        if self.sack_enabled() || matches!(self.state, LossState::Loss { .. }) {
-            self.board.pipe()
-        } else {
-            self.board.outstanding()
+        match (self.config.recovery, self.state) {
+            (Recovery::Sack, _) | (_, LossState::Loss { .. }) => self.board.pipe(),
+            (Recovery::Fack, _) => self.board.fack_awnd(),
+            _ => self.board.outstanding(),
         }
     }
 

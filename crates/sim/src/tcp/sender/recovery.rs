@@ -67,13 +67,20 @@ impl Sender {
                         self.dup_acks as u64 == DUP_THRESH && self.recover.is_none_or(|r| una > r)
                     }
                     Recovery::Reno => self.dup_acks as u64 == DUP_THRESH,
+                    Recovery::Tahoe => self.tahoe_loss_detected(),
+                    Recovery::Fack => self.fack_time_to_recover(),
                 };
                 if loss_detected {
                     // A loss during an ECN reduction does not reduce the window again: one
                     // reduction per window of data (RFC 3168 §6.1.2; Linux keeps ssthresh
                     // when Recovery follows CWR).
                     let reduce = self.state == LossState::Open;
-                    self.enter_recovery(now, prior_in_flight, reduce);
+                    let flight = self.flight_without_limited_transmit(prior_in_flight);
+                    if self.config.recovery == Recovery::Tahoe {
+                        self.tahoe_fast_retransmit(now, flight, reduce);
+                    } else {
+                        self.enter_recovery(now, flight, reduce);
+                    }
                 }
             }
             LossState::Recovery { point } => {
@@ -90,7 +97,7 @@ impl Sender {
                             later_partial_ack = self.partial_ack_seen;
                             self.partial_ack_seen = true;
                         }
-                        Recovery::Sack => {}
+                        Recovery::Sack | Recovery::Fack | Recovery::Tahoe => {}
                     }
                 }
             }
@@ -100,7 +107,11 @@ impl Sender {
                     if let Some(rt) = self.rack_tlp.as_deref_mut() {
                         rt.rack.on_recovery_exit();
                     }
-                    self.record(now, FlowEventKind::TimeoutRecoveryEnd, "", "", "");
+                    if self.tahoe_episode {
+                        self.end_tahoe_episode(now);
+                    } else {
+                        self.record(now, FlowEventKind::TimeoutRecoveryEnd, "", "", "");
+                    }
                 }
             }
         }
@@ -119,6 +130,8 @@ impl Sender {
             (_, Recovery::NewReno) => "newreno",
             (_, Recovery::Sack) if self.rack_tlp.is_some() => "rack",
             (_, Recovery::Sack) => "sack",
+            (_, Recovery::Fack) => "fack",
+            (_, Recovery::Tahoe) => "tahoe",
         };
         self.episode += 1;
         if let Some(rt) = self.rack_tlp.as_deref_mut() {
@@ -140,7 +153,9 @@ impl Sender {
             // RFC 6937 §3 RecoverFS, the flight at the start of recovery (pipe, see above).
             recover_fs: flight.max(1),
         };
-        if self.sack_enabled() {
+        if self.config.recovery == Recovery::Fack {
+            self.start_fack_window();
+        } else if self.sack_enabled() {
             self.recovery_cwnd = self.board.pipe() + self.config.mss;
         } else {
             // RFC 5681 §3.2 steps 2–3: retransmit the lost segment, cwnd = ssthresh + 3·SMSS.

@@ -9,7 +9,7 @@ use cclab_cc::{CcConfig, SimDuration};
 
 const MSS: u64 = 1000;
 
-fn sender(recovery: Recovery) -> Sender {
+pub(super) fn sender(recovery: Recovery) -> Sender {
     let config = CcConfig::new(MSS);
     let cc = Reno::new(&config, Box::new(StandardSlowStart::new(&config)));
     Sender::new(
@@ -20,6 +20,7 @@ fn sender(recovery: Recovery) -> Sender {
             size: None,
             recovery,
             loss_detection: LossDetection::DupAck,
+            limited_transmit: false,
             receive_window: None,
             min_rto: SimDuration::from_millis(200),
             pacing: false,
@@ -42,6 +43,7 @@ fn rack_sender(size: Option<u64>, min_rto_ms: u64) -> Sender {
             size,
             recovery: Recovery::Sack,
             loss_detection: LossDetection::RackTlp,
+            limited_transmit: false,
             receive_window: None,
             min_rto: SimDuration::from_millis(min_rto_ms),
             pacing: false,
@@ -52,14 +54,14 @@ fn rack_sender(size: Option<u64>, min_rto_ms: u64) -> Sender {
     )
 }
 
-fn retransmitted(out: &[Packet]) -> Vec<u64> {
+pub(super) fn retransmitted(out: &[Packet]) -> Vec<u64> {
     out.iter()
         .filter(|p| p.retransmission)
         .map(|p| p.seq)
         .collect()
 }
 
-fn ack(cumulative: u64, sack: &[(u64, u64)]) -> Packet {
+pub(super) fn ack(cumulative: u64, sack: &[(u64, u64)]) -> Packet {
     let mut blocks = [SackBlock::default(); MAX_SACK_BLOCKS];
     for (slot, &(start, end)) in blocks.iter_mut().zip(sack) {
         *slot = SackBlock { start, end };
@@ -81,7 +83,7 @@ fn ack(cumulative: u64, sack: &[(u64, u64)]) -> Packet {
     }
 }
 
-fn at(ms: u64) -> SimTime {
+pub(super) fn at(ms: u64) -> SimTime {
     SimTime::ZERO + SimDuration::from_millis(ms)
 }
 

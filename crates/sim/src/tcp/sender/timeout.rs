@@ -39,6 +39,8 @@ impl Sender {
             self.cc.on_timeout_congestion_event(&event);
         }
         self.una_at_last_timeout = Some(una);
+        // A timeout replaces a Tahoe episode: its end is the timeout's.
+        self.tahoe_episode = false;
         self.episode += 1;
         self.retransmit_now = false;
         self.cc.on_retransmission_timeout(&event);

@@ -44,7 +44,14 @@ impl Sender {
             };
             let pipe = self.pipe();
             let forced = retransmission.is_some() && self.retransmit_now;
-            if !forced && pipe + len as u64 > self.window() {
+            let window = self.window();
+            let beyond_window = pipe + len as u64 > window;
+            // RFC 3042: new data on the first two duplicate ACKs may go beyond the window.
+            if beyond_window
+                && !forced
+                && (retransmission.is_some()
+                    || pipe + len as u64 > window.saturating_add(self.limited_transmit_allowance()))
+            {
                 blocked_by_window = true;
                 break;
             }
@@ -64,6 +71,8 @@ impl Sender {
             }
             if forced {
                 self.retransmit_now = false;
+            } else if beyond_window {
+                self.limited_transmit.sent += len as u64;
             }
             self.send_segment(now, seq, len, retransmission.is_some(), pipe, out);
         }
