@@ -112,10 +112,12 @@ pub enum FlowEventKind {
     /// The controller left slow start (`from` → `to` as for [`FlowEventKind::Mode`], which is
     /// also recorded); `detail` is the cause ([`cclab_cc::SlowStartExit::name`]).
     SlowStartExit,
-    /// Fast recovery began; `detail` is the recovery (`reno`, `newreno`, `sack`), or
-    /// `retransmission_lost` when a lost retransmission started a new episode.
+    /// Fast recovery began; `detail` is the recovery (`reno`, `newreno`, `sack`, `fack`, or
+    /// `tahoe` for Tahoe's fast retransmit and slow start), or `retransmission_lost` when a
+    /// lost retransmission started a new episode.
     RecoveryStart,
-    /// The cumulative ACK passed the recovery point (or, for Reno, the first new ACK).
+    /// The cumulative ACK passed the recovery point (or, for Reno, the first new ACK; for
+    /// Tahoe, what was outstanding at its fast retransmit).
     RecoveryEnd,
     /// A retransmission timeout fired; `detail` is `ssthresh_held` when the sender did not
     /// count it as a new congestion event (ssthresh kept, only cwnd collapses).
