@@ -596,7 +596,7 @@ impl TraceSink for CsvSink {
         };
         // Only a drop has a place worth naming.
         let link = match e.kind {
-            PacketEventKind::Drop | PacketEventKind::AckDrop => link,
+            PacketEventKind::Drop | PacketEventKind::AckDrop | PacketEventKind::SynDrop => link,
             _ => "",
         };
         let result = write_cells(

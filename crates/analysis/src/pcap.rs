@@ -43,6 +43,8 @@ const RECEIVER_PORT: u16 = 5201;
 const TCP_OPTION_NOP: u8 = 1;
 const TCP_OPTION_SACK: u8 = 5;
 const TCP_OPTION_TIMESTAMP: u8 = 8;
+const FLAG_FIN: u8 = 0x01;
+const FLAG_SYN: u8 = 0x02;
 const FLAG_ACK: u8 = 0x10;
 const FLAG_ECE: u8 = 0x40;
 
@@ -82,6 +84,9 @@ struct FlowFacts {
     /// The receiver's window for the header's window field (unscaled, at most 65 535).
     window: u16,
     udp: bool,
+    /// `handshake = true` with a finite size: the segment ending at this byte carries the
+    /// sender's FIN (unknown, so not shown, for a workload's flows).
+    fin_after: Option<u64>,
 }
 
 /// Encodes packets into pcap records; one per file, since the ECE flag depends on the CE
@@ -98,19 +103,20 @@ impl Encoder {
     fn encode(&mut self, captured: &Captured, facts: FlowFacts) {
         let packet = &captured.packet;
         let (sender, receiver) = addresses(packet.flow);
-        let (source, destination, source_port, destination_port) = match packet.kind {
-            PacketKind::Data => (
+        let (source, destination, source_port, destination_port) = if packet.kind.is_forward() {
+            (
                 sender,
                 receiver,
                 sender_port(captured.stream),
                 RECEIVER_PORT,
-            ),
-            PacketKind::Ack => (
+            )
+        } else {
+            (
                 receiver,
                 sender,
                 RECEIVER_PORT,
                 sender_port(captured.stream),
-            ),
+            )
         };
         let mut transport = Vec::with_capacity(TCP_HEADER + 40);
         let protocol = if facts.udp {
@@ -243,7 +249,17 @@ impl Encoder {
         let (sequence, acknowledgment, mut flags) = match packet.kind {
             PacketKind::Data => (wire_sequence(packet.seq), 1, FLAG_ACK),
             PacketKind::Ack => (1, wire_sequence(packet.seq), FLAG_ACK),
+            // Both initial sequence numbers are 0; the SYN-ACK acknowledges the SYN's one.
+            PacketKind::Syn => (0, 0, FLAG_SYN),
+            PacketKind::SynAck => (0, 1, FLAG_SYN | FLAG_ACK),
+            // The receiver's FIN acknowledges every byte and the sender's FIN after them.
+            PacketKind::Fin => (1, wire_sequence(packet.seq) + 1, FLAG_FIN | FLAG_ACK),
         };
+        if packet.kind == PacketKind::Data
+            && facts.fin_after == Some(packet.seq + packet.payload as u64)
+        {
+            flags |= FLAG_FIN;
+        }
         if packet.kind == PacketKind::Ack {
             // RFC 3168 §6.1.3: ECE echoes congestion experienced; the model's receiver
             // counts CE bytes, and an ACK whose count grew carries ECE.
@@ -260,7 +276,14 @@ impl Encoder {
         let words = (TCP_HEADER + options.len()) / 4;
         out.push((words as u8) << 4);
         out.push(flags);
-        out.extend_from_slice(&facts.window.to_be_bytes());
+        // An auto-tuned receiver's own window (in units of 2^7 bytes), at most what the
+        // unscaled field holds: the file carries no window-scale option.
+        let window = if packet.window != 0 {
+            ((packet.window as u64) << cclab_sim::packet::WINDOW_SCALE).min(u16::MAX as u64) as u16
+        } else {
+            facts.window
+        };
+        out.extend_from_slice(&window.to_be_bytes());
         out.extend_from_slice(&[0, 0]); // checksum, filled in by the caller
         out.extend_from_slice(&[0, 0]); // urgent pointer
         out.extend_from_slice(&options);
@@ -360,6 +383,7 @@ impl PcapSink {
                         .receive_window
                         .map_or(u16::MAX, |w| w.min(u16::MAX as u64) as u16),
                     udp: matches!(group.kind, cclab_scenario::FlowKind::Udp(_)),
+                    fin_after: group.size.filter(|_| group.connection.handshake),
                 };
                 std::iter::repeat_n(facts, group.count as usize)
             })
@@ -378,6 +402,7 @@ impl PcapSink {
         self.facts.get(flow as usize).copied().unwrap_or(FlowFacts {
             window: u16::MAX,
             udp: false,
+            fin_after: None,
         })
     }
 

@@ -93,8 +93,17 @@ pub struct FlowSummary {
     pub median_rtt_ms: Option<f64>,
     pub p99_rtt_ms: Option<f64>,
     pub max_rtt_ms: Option<f64>,
-    /// Flow completion time (start to last byte at the receiver); null if unfinished.
+    /// Flow completion time (start to last byte at the receiver; with `handshake = true`,
+    /// first SYN to the acknowledgment of the FIN); null if unfinished.
     pub fct_s: Option<f64>,
+    /// `handshake = true` only (absent otherwise): first SYN sent to first SYN-ACK
+    /// received; absent too if the connection was never established.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub handshake_s: Option<f64>,
+    /// With `handshake_s`: SYNs and SYN-ACKs lost (counted apart from `drops` and
+    /// `ack_drops`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub handshake_drops: Option<u64>,
     /// The flow's part of the steady-state window; null fields when it is empty.
     pub steady_from_s: Option<f64>,
     pub steady_until_s: Option<f64>,
@@ -496,6 +505,8 @@ fn flow_summary(
         fct_s: f
             .completed_at
             .map(|t| t.saturating_since(f.start).as_secs_f64()),
+        handshake_s: f.handshake.map(|d| d.as_secs_f64()),
+        handshake_drops: f.handshake.map(|_| f.syn_drops + f.syn_ack_drops),
         steady_from_s: steady.map(|(a, _)| a.as_secs_f64()),
         steady_until_s: steady.map(|(_, b)| b.as_secs_f64()),
         goodput_steady_bps: steady_rate(window.delivered_bytes),
@@ -745,6 +756,9 @@ rate_interval = "1s"
             mean_rtt: Some(SimDuration::from_micros(50_500)),
             min_rtt: Some(SimDuration::from_millis(1)),
             completed_at: None,
+            handshake: None,
+            syn_drops: 0,
+            syn_ack_drops: 0,
             drops: 0,
             ack_drops: 0,
             rtt,

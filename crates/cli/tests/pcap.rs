@@ -236,3 +236,54 @@ fn bad_capture_points_are_refused_with_the_links_named() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `handshake = true`: the capture opens with SYN and SYN-ACK and closes with the sender's
+/// FIN (on its last segment) and the receiver's; tshark reads them with valid checksums,
+/// and the summary gives the handshake time, one round trip of the 60-byte SYN and SYN-ACK.
+#[test]
+fn a_handshake_shows_in_the_capture() {
+    let dir = scratch("pcap", "handshake");
+    let file = dir.join("handshake.toml");
+    std::fs::write(
+        &file,
+        r#"
+name = "handshake"
+duration = "2s"
+[topology]
+bottleneck = { rate = "10Mbps", delay = "20ms", buffer = "1bdp" }
+[[flows]]
+cc = "cubic"
+size = "100KB"
+handshake = true
+[output]
+pcap = ["flows"]
+"#,
+    )
+    .unwrap();
+    let out = dir.join("out");
+    run_into(&file, &out, &["--no-plots"]);
+    let summary = summary(&out);
+    let flow = &summary["flows"][0];
+    assert!(flow["handshake_s"].as_f64().unwrap() > 0.040);
+    assert_eq!(flow["handshake_drops"].as_u64(), Some(0));
+    let segments = read_pcap(&out.join("pcap/flow0.pcap"));
+    // SYN (sequence 0), SYN-ACK (acknowledging 1), the data, the receiver's FIN
+    // acknowledging 1 + 100 000 + 1.
+    assert_eq!((segments[0].sequence, segments[0].payload), (0, 0));
+    assert_eq!(segments[1].acknowledgment, 1);
+    let last = segments.last().unwrap();
+    assert_eq!(last.acknowledgment, 100_002);
+    if let Some(tshark) = tshark() {
+        let file = out.join("pcap/flow0.pcap");
+        let count = |filter: &str| tshark_fields(&tshark, &file, filter, &["frame.number"]).len();
+        assert_eq!(
+            count("tcp.checksum.status == 0 || ip.checksum.status == 0"),
+            0
+        );
+        assert_eq!(count("tcp.flags.syn == 1 && tcp.flags.ack == 0"), 1);
+        assert_eq!(count("tcp.flags.syn == 1 && tcp.flags.ack == 1"), 1);
+        assert_eq!(count("tcp.flags.fin == 1 && ip.src == 10.0.0.1"), 1);
+        assert_eq!(count("tcp.flags.fin == 1 && ip.src == 10.0.0.2"), 1);
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

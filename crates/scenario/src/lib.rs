@@ -3,6 +3,7 @@
 //! Units are parsed only here ([`units`]); every problem becomes a [`ScenarioError`] naming
 //! the file, the key and what is wrong, never a panic.
 
+pub mod connection;
 mod error;
 pub mod link_kind;
 pub mod model;
@@ -19,6 +20,7 @@ pub mod wifi;
 
 use std::path::Path;
 
+pub use connection::ConnectionOptions;
 pub use error::{ECHO_LIMIT, ScenarioError, one_line, shorten, shorten_quoted};
 pub use link_kind::LinkKind;
 pub use model::*;

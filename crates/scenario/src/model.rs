@@ -303,8 +303,11 @@ pub struct FlowGroup {
     pub limited_transmit: bool,
     /// ACK every second full segment (RFC 5681 §4.2) with this timer, or every segment.
     pub delayed_ack: Option<SimDuration>,
-    /// Receiver's advertised window in bytes; `None` for unlimited.
+    /// Receiver's advertised window in bytes; `None` for unlimited (or tuned by the
+    /// receiver: `connection.receive_window_auto`).
     pub receive_window: Option<u64>,
+    /// Handshake and close, quick-ACK, receive-window auto-tuning (all off by default).
+    pub connection: crate::connection::ConnectionOptions,
     pub min_rto: SimDuration,
     /// Pace at cwnd/srtt (×2 in slow start, ×1.2 after, as Linux does) when the controller
     /// does not set a pacing rate itself.

@@ -28,6 +28,8 @@ pub enum Event {
     SendTimer(u32),
     /// A flow's delayed-ACK timer at the receiver.
     DelayedAckTimer(u32),
+    /// A flow's SYN timer (`handshake = true`).
+    HandshakeTimer(u32),
     /// A UDP flow's next packet is due (one event per packet).
     UdpSend(u32),
     /// A period of a TCP flow's on/off application ends.

@@ -17,11 +17,35 @@ pub const fn sack_option_bytes(n: usize) -> u32 {
     if n == 0 { 0 } else { 2 + 8 * n as u32 }
 }
 
+/// What a packet is, which also says its direction: data segments and SYNs travel the
+/// flow's data path, ACKs, SYN-ACKs and the receiver's FIN its ACK path.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PacketKind {
     Data,
     Ack,
+    /// The sender's SYN opening the connection (`handshake = true`, docs/model.md). The
+    /// sender's own FIN is not a packet of its own: it rides on the last data segment, as
+    /// Linux's `tcp_send_fin` sets it on the tail of an unsent write queue.
+    Syn,
+    /// The receiver's SYN-ACK.
+    SynAck,
+    /// The receiver's FIN, which also acknowledges the sender's FIN (every byte): its
+    /// application closes as soon as it reads the end of the stream.
+    Fin,
 }
+
+impl PacketKind {
+    /// Travels the flow's data path (sender to receiver).
+    #[inline(always)]
+    pub fn is_forward(self) -> bool {
+        matches!(self, PacketKind::Data | PacketKind::Syn)
+    }
+}
+
+/// Window scale shift of the advertised window (RFC 7323 §2): Linux picks the smallest that
+/// lets the 16-bit field reach `tcp_rmem[2]` (6 MB: 2^22 bytes → shift 22 − 15 = 7,
+/// `tcp_select_initial_window`).
+pub const WINDOW_SCALE: u32 = 7;
 
 /// The ECN field of the IP header (RFC 3168 §5).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -96,6 +120,11 @@ pub struct Packet {
     /// VCP's load factor (data: the highest any router wrote; ACK: the echo); `None` for
     /// other controllers. One byte, in what was padding.
     pub vcp: Option<LoadFactor>,
+    /// ACK of a receiver that tunes its window (`receive_window = "auto"`): the advertised
+    /// window in units of 2^[`WINDOW_SCALE`] bytes, as TCP's 16-bit field carries it; 0 when
+    /// the receiver advertises none (the sender keeps its configured cap). Two bytes, in
+    /// what was padding: the packet stays 96 bytes.
+    pub window: u16,
 }
 
 impl Packet {
@@ -123,6 +152,18 @@ impl Packet {
             ce_bytes: 0,
             xcp: XcpHeader::default(),
             vcp: None,
+            window: 0,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_packet_stays_96_bytes() {
+        // The hot path copies packets: the window field must fit in the padding.
+        assert_eq!(std::mem::size_of::<Packet>(), 96);
     }
 }

@@ -60,8 +60,15 @@ pub struct FlowResult {
     pub ecn_reductions: u64,
     pub mean_rtt: Option<SimDuration>,
     pub min_rtt: Option<SimDuration>,
-    /// When the receiver had every byte of a finite transfer.
+    /// When the receiver had every byte of a finite transfer; with `handshake = true`, when
+    /// the sender's FIN was acknowledged.
     pub completed_at: Option<SimTime>,
+    /// `handshake = true`: from the first SYN to the first SYN-ACK; `None` otherwise (or
+    /// while the connection was not yet established).
+    pub handshake: Option<SimDuration>,
+    /// SYNs dropped on the data path and SYN-ACKs on the reverse path (`handshake = true`).
+    pub syn_drops: u64,
+    pub syn_ack_drops: u64,
     /// Data segments dropped anywhere on the path; ACKs dropped on the reverse path.
     pub drops: u64,
     pub ack_drops: u64,

@@ -14,6 +14,7 @@ use crate::net::wifi::Medium;
 use crate::packet::{Packet, PacketKind};
 use crate::result::{DataRoutes, FlowCounters, FlowResult, LinkResult, RunResult};
 use crate::rng::Rng;
+use crate::tcp::handshake::Handshake;
 use crate::tcp::receiver::Receiver;
 use crate::tcp::sender::Sender;
 use crate::trace::{FlowEvent, FlowSample, LinkSample, PacketEvent, PacketEventKind, TraceSink};
@@ -66,6 +67,30 @@ pub(crate) struct Flow {
     pub(crate) in_transit: u32,
     /// A workload slot's current connection; `None` for the flows that exist from the start.
     pub(crate) incarnation: Option<Incarnation>,
+    /// `handshake = true`: the connection's SYN exchange and close (`tcp/handshake.rs`).
+    pub(crate) handshake: Option<Box<Handshake>>,
+}
+
+impl Flow {
+    /// When the transfer completed: the receiver had every byte, or with a handshake the
+    /// sender's FIN was acknowledged (docs/metrics.md).
+    pub(crate) fn completed_at(&self) -> Option<SimTime> {
+        match &self.handshake {
+            None => self.receiver.completed_at,
+            Some(handshake) => handshake.fin_acked_at,
+        }
+    }
+}
+
+/// A flow's handshake, if its group opens connections with one.
+pub(crate) fn handshake_of(
+    group: &cclab_scenario::FlowGroup,
+    now: SimTime,
+) -> Option<Box<Handshake>> {
+    let options = group.connection;
+    options
+        .handshake
+        .then(|| Box::new(Handshake::new(now, group.header_bytes, options.drop_syn)))
 }
 
 /// Packets created by endpoints, consumed by endpoints, and dropped by links: with the
@@ -208,6 +233,7 @@ impl Simulation {
                     watched: traced.binary_search(&id).is_ok(),
                     in_transit: 0,
                     incarnation: None,
+                    handshake: handshake_of(group, start),
                 });
             }
         }
@@ -322,9 +348,14 @@ impl Simulation {
                     self.on_off_start(id);
                 }
                 let flow = &mut self.flows[id as usize];
+                if flow.handshake.is_some() {
+                    self.open_connection(id);
+                    return Ok(());
+                }
                 flow.sender.start(self.now, &mut self.outbox);
                 self.after_sender(id);
             }
+            Event::HandshakeTimer(id) => self.on_handshake_timer(id),
             Event::UdpSend(id) => self.udp_send(id),
             Event::OnOffToggle(id) => self.on_off_toggle(id),
             Event::RetransmissionTimer(id) => {
@@ -422,9 +453,10 @@ impl Simulation {
     #[inline(never)]
     fn log_packet(&mut self, packet: &Packet, kind: PacketEventKind) {
         let routes = self.flows[packet.flow as usize].routes;
-        let path = match packet.kind {
-            PacketKind::Data => routes.data,
-            PacketKind::Ack => routes.ack,
+        let path = if packet.kind.is_forward() {
+            routes.data
+        } else {
+            routes.ack
         };
         let link = self.hops[(path.start + packet.hop as u32) as usize];
         self.packet_log.push(PacketEvent {
@@ -441,9 +473,10 @@ impl Simulation {
     /// A packet reached the end of a link: pass it to the next link or to its endpoint.
     fn forward(&mut self, mut packet: Packet) {
         let flow = &mut self.flows[packet.flow as usize];
-        let path = match packet.kind {
-            PacketKind::Data => flow.routes.data,
-            PacketKind::Ack => flow.routes.ack,
+        let path = if packet.kind.is_forward() {
+            flow.routes.data
+        } else {
+            flow.routes.ack
         };
         let next_hop = packet.hop as u32 + 1;
         if next_hop < path.len {
@@ -471,6 +504,9 @@ impl Simulation {
                 }
             }
             PacketKind::Ack => {
+                if packet.window != 0 {
+                    flow.sender.on_window_update(packet.window);
+                }
                 flow.sender.on_ack(self.now, &packet, &mut self.outbox);
                 #[cfg(debug_assertions)]
                 {
@@ -478,6 +514,9 @@ impl Simulation {
                     assert!(cwnd >= flow.mss, "flow {id}: cwnd {cwnd} below one MSS");
                 }
                 self.after_sender(id);
+            }
+            PacketKind::Syn | PacketKind::SynAck | PacketKind::Fin => {
+                self.on_connection_packet(packet)
             }
         }
         // Set by `watch_arrival` for a workload slot: a field of the simulation, so that the
@@ -499,12 +538,19 @@ impl Simulation {
         }
         if flow.traced {
             let kind = match packet.kind {
-                PacketKind::Data => PacketEventKind::Receive,
-                PacketKind::Ack => PacketEventKind::Ack,
+                PacketKind::Data => Some(PacketEventKind::Receive),
+                PacketKind::Ack => Some(PacketEventKind::Ack),
+                PacketKind::SynAck => Some(PacketEventKind::SynAck),
+                PacketKind::Fin => Some(PacketEventKind::Fin),
+                // Logged when sent.
+                PacketKind::Syn => None,
             };
-            self.log_packet(packet, kind);
+            if let Some(kind) = kind {
+                self.log_packet(packet, kind);
+            }
         }
-        if packet.kind == PacketKind::Ack {
+        // What reaches the sender: ACKs, SYN-ACKs, FINs.
+        if !packet.kind.is_forward() {
             self.capture_at_sender(packet);
         }
     }
@@ -513,20 +559,25 @@ impl Simulation {
     /// it, and count it in the network.
     #[cold]
     #[inline(never)]
-    fn watch_emit(&mut self, packet: &Packet) {
+    pub(crate) fn watch_emit(&mut self, packet: &Packet) {
         let flow = &mut self.flows[packet.flow as usize];
         if flow.incarnation.is_some() {
             flow.in_transit += 1;
         }
-        if flow.traced && packet.kind == PacketKind::Data {
-            let kind = if packet.retransmission {
-                PacketEventKind::Retransmit
-            } else {
-                PacketEventKind::Send
+        if flow.traced {
+            let kind = match packet.kind {
+                PacketKind::Data if packet.retransmission => Some(PacketEventKind::Retransmit),
+                PacketKind::Data => Some(PacketEventKind::Send),
+                PacketKind::Syn => Some(PacketEventKind::Syn),
+                // ACKs, SYN-ACKs and FINs are logged when they arrive.
+                PacketKind::Ack | PacketKind::SynAck | PacketKind::Fin => None,
             };
-            self.log_packet(packet, kind);
+            if let Some(kind) = kind {
+                self.log_packet(packet, kind);
+            }
         }
-        if packet.kind == PacketKind::Data {
+        // What the sender sends: data segments and SYNs.
+        if packet.kind.is_forward() {
             self.capture_at_sender(packet);
         }
     }
@@ -556,9 +607,10 @@ impl Simulation {
     fn capture_leaving(&mut self, link: u32, packet: &Packet) {
         let stream = self.stream_of(packet);
         let routes = &self.flows[packet.flow as usize].routes;
-        let path = match packet.kind {
-            PacketKind::Data => routes.data,
-            PacketKind::Ack => routes.ack,
+        let path = if packet.kind.is_forward() {
+            routes.data
+        } else {
+            routes.ack
         };
         let next_hop = packet.hop as u32 + 1;
         let next_link = (next_hop < path.len).then(|| self.hops[(path.start + next_hop) as usize]);
@@ -593,9 +645,10 @@ impl Simulation {
             self.watch_emit(&packet);
         }
         let flow = &self.flows[packet.flow as usize];
-        let path = match packet.kind {
-            PacketKind::Data => flow.routes.data,
-            PacketKind::Ack => flow.routes.ack,
+        let path = if packet.kind.is_forward() {
+            flow.routes.data
+        } else {
+            flow.routes.ack
         };
         let link = self.hops[path.start as usize];
         self.offer(link, packet);
@@ -687,7 +740,7 @@ impl Simulation {
     /// Account a dropped packet to its flow (rare: kept off the forwarding path).
     #[cold]
     #[inline(never)]
-    fn count_drop(&mut self, packet: &Packet) {
+    pub(crate) fn count_drop(&mut self, packet: &Packet) {
         self.conservation.dropped += 1;
         let flow = &mut self.flows[packet.flow as usize];
         if flow.incarnation.is_some() {
@@ -698,9 +751,23 @@ impl Simulation {
                 flow.data_drops += 1;
                 PacketEventKind::Drop
             }
-            PacketKind::Ack => {
+            // The receiver's FIN is its last ACK.
+            PacketKind::Ack | PacketKind::Fin => {
                 flow.ack_drops += 1;
                 PacketEventKind::AckDrop
+            }
+            // Handshake packets are counted apart from data segments and ACKs.
+            PacketKind::Syn => {
+                if let Some(handshake) = flow.handshake.as_deref_mut() {
+                    handshake.syn_drops += 1;
+                }
+                PacketEventKind::SynDrop
+            }
+            PacketKind::SynAck => {
+                if let Some(handshake) = flow.handshake.as_deref_mut() {
+                    handshake.syn_ack_drops += 1;
+                }
+                PacketEventKind::SynDrop
             }
         };
         let workload = flow.incarnation.is_some();
@@ -897,7 +964,10 @@ impl Simulation {
                         )
                     }),
                     min_rtt: flow.sender.rtt().min_rtt(),
-                    completed_at: flow.receiver.completed_at,
+                    completed_at: flow.completed_at(),
+                    handshake: flow.handshake.as_ref().and_then(|h| h.handshake_time()),
+                    syn_drops: flow.handshake.as_ref().map_or(0, |h| h.syn_drops),
+                    syn_ack_drops: flow.handshake.as_ref().map_or(0, |h| h.syn_ack_drops),
                     drops: flow.data_drops,
                     ack_drops: flow.ack_drops,
                     rtt,

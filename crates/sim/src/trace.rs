@@ -70,6 +70,15 @@ pub enum PacketEventKind {
     Ack,
     /// An ACK was dropped on the link at `hop` of the reverse path.
     AckDrop,
+    /// `handshake = true`: the sender sent a SYN (`seq` 0, no bytes).
+    Syn,
+    /// A SYN-ACK reached the sender.
+    SynAck,
+    /// The receiver's FIN, acknowledging every byte (`seq`), reached the sender.
+    Fin,
+    /// A SYN (on the data path) or SYN-ACK (on the reverse path) was dropped. A lost FIN
+    /// is an `AckDrop`.
+    SynDrop,
 }
 
 impl PacketEventKind {
@@ -81,6 +90,10 @@ impl PacketEventKind {
             PacketEventKind::Receive => "receive",
             PacketEventKind::Ack => "ack",
             PacketEventKind::AckDrop => "ack_drop",
+            PacketEventKind::Syn => "syn",
+            PacketEventKind::SynAck => "syn_ack",
+            PacketEventKind::Fin => "fin",
+            PacketEventKind::SynDrop => "syn_drop",
         }
     }
 }

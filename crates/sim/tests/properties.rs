@@ -1,6 +1,7 @@
 //! Property tests: random small scenarios (every controller and slow-start variant, rates,
 //! delays, buffers, random loss, ECN marking, start times, finite and unlimited transfers,
-//! recovery modes, delayed ACKs, pacing, receive windows, forced drops) must keep the
+//! recovery modes, delayed ACKs, pacing, receive windows fixed or auto-tuned, forced drops,
+//! the connection handshake with lost SYNs, quick-ACKs) must keep the
 //! simulator's invariants:
 //!
 //! - the run finishes without a `SimError`: the simulator checks packet conservation (packets
@@ -12,7 +13,8 @@
 //!   the run's counters;
 //! - exactly-once in-order delivery: the bytes delivered to the application are the
 //!   contiguous prefix of what arrived, never beyond what was sent; a finite transfer never
-//!   delivers more than its size, and completes exactly when all of it was delivered;
+//!   delivers more than its size, and completes exactly when all of it was delivered (with
+//!   a handshake: only once all of it was delivered and acknowledged, its FIN with it);
 //! - determinism: the same scenario twice gives identical results and time series.
 //!
 //! The number of cases is kept small for debug-build CI; run more with e.g.
@@ -81,8 +83,13 @@ fn check_accounting(result: &RunResult, sink: &MemorySink) -> Result<(), TestCas
                         e.time
                     );
                 }
+                // The receiver's FIN is its last ACK: a lost one is an ACK drop.
                 PacketEventKind::AckDrop => ack_drops += 1,
-                PacketEventKind::Ack => {}
+                PacketEventKind::Ack | PacketEventKind::Fin => {}
+                // Handshake packets carry no data (`handshake = true`).
+                PacketEventKind::Syn | PacketEventKind::SynAck | PacketEventKind::SynDrop => {
+                    prop_assert_eq!(e.bytes, 0, "flow {}: a SYN carries no data", flow.id)
+                }
             }
         }
         prop_assert_eq!(sends + retransmits, flow.packets_sent, "flow {}", flow.id);
@@ -123,12 +130,27 @@ fn check_accounting(result: &RunResult, sink: &MemorySink) -> Result<(), TestCas
                     "flow {}: beyond its size",
                     flow.id
                 );
-                prop_assert_eq!(
-                    flow.completed_at.is_some(),
-                    flow.delivered_bytes == size,
-                    "flow {}: completion",
-                    flow.id
-                );
+                if flow.handshake.is_some() {
+                    // Complete when the sender's FIN is acknowledged: after the receiver
+                    // has every byte, the receiver's FIN may still be on its way at the end.
+                    prop_assert!(
+                        flow.completed_at.is_none() || flow.delivered_bytes == size,
+                        "flow {}: completion with a handshake",
+                        flow.id
+                    );
+                    prop_assert!(
+                        flow.completed_at.is_none() || flow.bytes_acked == size,
+                        "flow {}: complete before every byte was acknowledged",
+                        flow.id
+                    );
+                } else {
+                    prop_assert_eq!(
+                        flow.completed_at.is_some(),
+                        flow.delivered_bytes == size,
+                        "flow {}: completion",
+                        flow.id
+                    );
+                }
                 prop_assert!(sent_end <= size, "flow {}: sent beyond its size", flow.id);
             }
             None => prop_assert!(flow.completed_at.is_none()),
@@ -205,7 +227,8 @@ fn check_links(result: &RunResult, case: &RandomScenario) -> Result<(), TestCase
             }
         }
     }
-    // Every drop on a link is some flow's data segment or ACK, and the other way round: no
+    // Every drop on a link is some flow's data segment or ACK (or SYN, SYN-ACK, FIN), and the
+    // other way round: no
     // packet is lost on a link that is not reported (access links have unlimited buffers
     // and no loss; the bottleneck's reverse direction carries only ACKs, at most at the rate
     // the data that clocks them leaves the forward direction, so they never overflow it),
@@ -215,10 +238,11 @@ fn check_links(result: &RunResult, case: &RandomScenario) -> Result<(), TestCase
         .iter()
         .map(|f| {
             f.drops
+                + f.syn_drops
                 + if case.ack_drops_unreported {
                     0
                 } else {
-                    f.ack_drops
+                    f.ack_drops + f.syn_ack_drops
                 }
         })
         .sum();

@@ -23,6 +23,7 @@ fn packet(kind: PacketKind, flow: u32, seq: u64, payload: u32, sack: &[(u64, u64
         ce_bytes: 0,
         xcp: XcpHeader::default(),
         vcp: None,
+        window: 0,
     }
 }
 
@@ -43,6 +44,7 @@ fn encode(packet: Packet, payload: bool, udp: bool) -> Vec<u8> {
         FlowFacts {
             window: 65_535,
             udp,
+            fin_after: None,
         },
     );
     encoder.record
@@ -149,6 +151,7 @@ fn ece_is_set_only_on_the_ack_whose_count_grew() {
     let facts = FlowFacts {
         window: 65_535,
         udp: false,
+        fin_after: None,
     };
     let mut flags = Vec::new();
     for ce in [0, 1448, 1448, 2896] {
@@ -189,5 +192,62 @@ fn a_udp_datagram_has_a_udp_header_and_checksum() {
     assert_eq!(
         ones_complement_sum(ones_complement_sum(0, &pseudo), udp),
         0xffff
+    );
+}
+
+#[test]
+fn handshake_packets_carry_their_flags_and_sequence_numbers() {
+    // Record header 16 bytes, IPv4 20: the TCP header starts at 36; sequence at +4,
+    // acknowledgment at +8, flags at +13, source port at +0.
+    let tcp = 36;
+    let mut encoder = Encoder {
+        payload: false,
+        ce_seen: HashMap::new(),
+        record: Vec::new(),
+    };
+    let facts = FlowFacts {
+        window: 65_535,
+        udp: false,
+        fin_after: Some(2000),
+    };
+    let mut header = |packet: Packet| {
+        let captured = Captured {
+            point: CapturePoint::Flow(0),
+            time: SimTime::ZERO,
+            stream: 0,
+            packet,
+        };
+        encoder.encode(&captured, facts);
+        let r = &encoder.record;
+        (
+            u16_at(r, tcp),
+            u32_at(r, tcp + 4),
+            u32_at(r, tcp + 8),
+            r[tcp + 13],
+        )
+    };
+    let sender_port = sender_port(0);
+    // RFC 9293 §3.5: SYN (ISN 0), SYN-ACK acknowledging it (ISN 0).
+    assert_eq!(
+        header(packet(PacketKind::Syn, 0, 0, 0, &[])),
+        (sender_port, 0, 0, FLAG_SYN)
+    );
+    assert_eq!(
+        header(packet(PacketKind::SynAck, 0, 0, 0, &[])),
+        (RECEIVER_PORT, 0, 1, FLAG_SYN | FLAG_ACK)
+    );
+    // The last segment (bytes 1000..2000) carries the sender's FIN; an earlier one not.
+    assert_eq!(
+        header(packet(PacketKind::Data, 0, 1000, 1000, &[])),
+        (sender_port, 1001, 1, FLAG_ACK | FLAG_FIN)
+    );
+    assert_eq!(
+        header(packet(PacketKind::Data, 0, 0, 1000, &[])),
+        (sender_port, 1, 1, FLAG_ACK)
+    );
+    // The receiver's FIN acknowledges the 2000 bytes and the sender's FIN: 1 + 2000 + 1.
+    assert_eq!(
+        header(packet(PacketKind::Fin, 0, 2000, 0, &[])),
+        (RECEIVER_PORT, 1, 2002, FLAG_FIN | FLAG_ACK)
     );
 }

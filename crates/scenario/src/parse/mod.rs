@@ -17,6 +17,7 @@ use crate::traffic::FlowKind;
 use crate::traffic::udp::UDP_HEADER_BYTES;
 use crate::units::{parse_bdp_multiple, parse_bytes, parse_rate};
 
+mod connection;
 mod link_kind;
 mod loss;
 mod on_off;
@@ -588,6 +589,9 @@ const FLOW_KEYS: &[&str] = &[
     "delayed_ack",
     "delayed_ack_timeout",
     "receive_window",
+    "handshake",
+    "quick_ack",
+    "drop_syn",
     "min_rto",
     "pacing",
     "ecn",
@@ -759,6 +763,8 @@ fn flow_group(section: &Section, topology: &Topology) -> Result<FlowGroup, Scena
     let receive_window = match section.get("receive_window") {
         None => None,
         Some(Value::String(s)) if s == "unlimited" => None,
+        // The receiver advertises the window it tunes (`connection`).
+        _ if connection::receive_window_is_auto(section) => None,
         Some(Value::Integer(segments)) if *segments >= 1 => Some(*segments as u64 * mss),
         Some(Value::String(s)) => match parse_bytes(s) {
             Ok(b) if b >= mss => Some(b),
@@ -773,7 +779,7 @@ fn flow_group(section: &Section, topology: &Topology) -> Result<FlowGroup, Scena
         Some(_) => {
             return Err(section.invalid(
                 "receive_window",
-                "must be \"unlimited\", segments (integer) or bytes (\"64KB\")",
+                "must be \"unlimited\", \"auto\", segments (integer) or bytes (\"64KB\")",
             ));
         }
     };
@@ -834,6 +840,7 @@ fn flow_group(section: &Section, topology: &Topology) -> Result<FlowGroup, Scena
         _ => (count, size),
     };
     let on_off = traffic::on_off(section)?;
+    let connection = connection::connection_options(section, on_off.is_some())?;
     // A UDP group's packet size as TCP's mss + headers, so that what reads a group's wire
     // and payload sizes (packet_bytes, fair shares) sees its packets.
     let (mss, header_bytes) = match &kind {
@@ -863,6 +870,7 @@ fn flow_group(section: &Section, topology: &Topology) -> Result<FlowGroup, Scena
         limited_transmit,
         delayed_ack: delayed_ack_enabled.then_some(delayed_ack_timeout),
         receive_window,
+        connection,
         min_rto,
         pacing,
         ecn,

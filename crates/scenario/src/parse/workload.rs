@@ -25,6 +25,10 @@ const NOT_FOR_WORKLOADS: &[(&str, &str)] = &[
     ),
     ("drop", "`drop` applies to long-lived flows only"),
     (
+        "drop_syn",
+        "`drop_syn` applies to long-lived flows only (a link's `loss` strikes SYNs too)",
+    ),
+    (
         "on_off",
         "a workload's flows are short transfers, not on/off applications",
     ),

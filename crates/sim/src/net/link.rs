@@ -667,9 +667,11 @@ impl Link {
         let Some(losses) = self.loss.as_deref_mut() else {
             return false;
         };
-        let loss = match kind {
-            PacketKind::Data => &mut losses.data_loss,
-            PacketKind::Ack => &mut losses.ack_loss,
+        // SYNs take the data direction's loss process, SYN-ACKs and FINs the ACKs'.
+        let loss = if kind.is_forward() {
+            &mut losses.data_loss
+        } else {
+            &mut losses.ack_loss
         };
         let lost = !loss.is_none() && loss.lose();
         if lost {

@@ -57,6 +57,18 @@ pub fn endpoints(
         dsack: group.loss_detection == LossDetection::RackTlp,
         delayed_ack: group.delayed_ack,
         size,
+        fin: group.connection.handshake,
+        quick_acks: if group.connection.quick_ack {
+            // The window the receiver starts with: the configured one, or Linux's initial
+            // 64 KB (an auto-tuned window starts there too).
+            let window = group
+                .receive_window
+                .unwrap_or(crate::tcp::receive_window::ReceiveWindow::new(group.mss).window());
+            crate::tcp::receiver::quick_acks(window, group.mss)
+        } else {
+            0
+        },
+        auto_window_mss: group.connection.receive_window_auto.then_some(group.mss),
     });
     (sender, receiver)
 }

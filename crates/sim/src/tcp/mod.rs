@@ -2,7 +2,10 @@
 
 pub mod connection;
 pub mod delivery_rate;
+pub mod handshake;
+mod handshake_events;
 pub mod rack;
+pub mod receive_window;
 pub mod receiver;
 pub mod rtt;
 pub mod scoreboard;

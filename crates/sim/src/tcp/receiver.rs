@@ -1,5 +1,8 @@
 //! The TCP receiver: reassembly, cumulative ACKs with SACK blocks (RFC 2018) and, when asked
-//! for, DSACK blocks (RFC 2883), delayed ACKs (RFC 5681 §4.2, RFC 1122 §4.2.3.2).
+//! for, DSACK blocks (RFC 2883), delayed ACKs (RFC 5681 §4.2, RFC 1122 §4.2.3.2) with
+//! Linux's quick-ACKs at connection start, the FIN that closes a connection with a
+//! handshake (`handshake.rs`), and an advertised window tuned by dynamic right-sizing
+//! (`receive_window.rs`).
 //!
 //! The application reads in order: `rcv_nxt` is exactly the number of bytes delivered to it,
 //! and each byte is delivered once, when `rcv_nxt` passes it.
@@ -10,6 +13,19 @@ use crate::packet::{
     Ecn, LoadFactor, MAX_SACK_BLOCKS, Packet, PacketKind, SackBlock, XcpHeader, sack_option_bytes,
 };
 use crate::range_set::RangeSet;
+use crate::tcp::receive_window::ReceiveWindow;
+
+/// Linux `TCP_MAX_QUICKACKS` (include/net/tcp.h).
+pub const MAX_QUICK_ACKS: u32 = 16;
+
+/// The quick-ACKs Linux's receiver grants at its first data segment (`tcp_incr_quickack`
+/// called from `tcp_event_data_recv`): rcv_wnd / (2 × rcv_mss), 2 if that is 0, at most
+/// [`MAX_QUICK_ACKS`].
+pub fn quick_acks(receive_window: u64, mss: u64) -> u32 {
+    let quick = receive_window / (2 * mss);
+    let quick = if quick == 0 { 2 } else { quick };
+    quick.min(MAX_QUICK_ACKS as u64) as u32
+}
 
 #[derive(Clone, Debug)]
 pub struct ReceiverConfig {
@@ -22,6 +38,14 @@ pub struct ReceiverConfig {
     pub delayed_ack: Option<SimDuration>,
     /// Bytes the application expects; completion is recorded when all have arrived.
     pub size: Option<u64>,
+    /// The last byte carries the sender's FIN (`handshake = true`): once it is in order the
+    /// receiver closes too and ACKs at once with its own FIN.
+    pub fin: bool,
+    /// Segments to ACK at once before delayed ACKs start ([`quick_acks`]; 0: none).
+    pub quick_acks: u32,
+    /// `receive_window = "auto"`: advertise a window tuned by dynamic right-sizing for
+    /// segments of this MSS; `None`: advertise none.
+    pub auto_window_mss: Option<u64>,
 }
 
 pub struct Receiver {
@@ -46,12 +70,17 @@ pub struct Receiver {
     /// VCP (Xia et al. 2005 §3): the highest load factor of the data segments since the last
     /// ACK, for it to echo.
     vcp_load: Option<LoadFactor>,
+    /// Quick-ACKs left: every ACK sent uses one (Linux `tcp_dec_quickack_mode`).
+    quick_acks_left: u32,
+    /// What an ACK is: `Fin` once the sender's FIN arrived (the receiver has closed).
+    ack_kind: PacketKind,
+    /// Dynamic right-sizing, with `receive_window = "auto"`.
+    window: Option<Box<ReceiveWindow>>,
 }
 
 impl Receiver {
     pub fn new(config: ReceiverConfig) -> Self {
         Receiver {
-            config,
             rcv_nxt: 0,
             out_of_order: RangeSet::default(),
             recent_blocks: [SackBlock::default(); MAX_SACK_BLOCKS],
@@ -64,6 +93,12 @@ impl Receiver {
             ce_bytes: 0,
             xcp_feedback: None,
             vcp_load: None,
+            quick_acks_left: config.quick_acks,
+            ack_kind: PacketKind::Ack,
+            window: config
+                .auto_window_mss
+                .map(|mss| Box::new(ReceiveWindow::new(mss))),
+            config,
         }
     }
 
@@ -121,15 +156,24 @@ impl Receiver {
         while let Some((_, range_end)) = self.out_of_order.pop_if_starts_at(self.rcv_nxt) {
             self.rcv_nxt = self.rcv_nxt.max(range_end);
         }
+        if let Some(window) = self.window.as_deref_mut() {
+            window.on_in_order(now, self.rcv_nxt, data.payload as u64 >= window.mss());
+        }
         if self.completed_at.is_none() && self.config.size.is_some_and(|size| self.rcv_nxt >= size)
         {
             self.completed_at = Some(now);
+            if self.config.fin {
+                return Some(self.close());
+            }
         }
         self.segments_unacked += 1;
         match self.config.delayed_ack {
             // RFC 5681 §4.2: ACK at once when a segment fills a hole; otherwise at least
-            // every second full-sized segment, or when the delayed-ACK timer expires.
-            Some(timeout) if !filled_hole && self.segments_unacked < 2 => {
+            // every second full-sized segment, or when the delayed-ACK timer expires. Linux
+            // ACKs its first segments at once (quick-ACK mode, `__tcp_ack_snd_check`).
+            Some(timeout)
+                if !filled_hole && self.segments_unacked < 2 && self.quick_acks_left == 0 =>
+            {
                 if self.delayed_ack_deadline.is_none() {
                     self.delayed_ack_deadline = Some(now + timeout);
                 }
@@ -137,6 +181,17 @@ impl Receiver {
             }
             _ => Some(self.make_ack()),
         }
+    }
+
+    /// The sender's FIN arrived in order: the application reads the end of the stream and
+    /// closes, and the receiver's FIN carries the ACK of every byte at once (Linux enters
+    /// pingpong mode on a FIN, `tcp_fin`, so that its ACK leaves with the FIN of the
+    /// application's close).
+    #[cold]
+    #[inline(never)]
+    fn close(&mut self) -> Packet {
+        self.ack_kind = PacketKind::Fin;
+        self.make_ack()
     }
 
     /// The delayed-ACK timer expired.
@@ -187,6 +242,7 @@ impl Receiver {
         self.segments_unacked = 0;
         self.delayed_ack_deadline = None;
         self.acks_sent += 1;
+        self.quick_acks_left = self.quick_acks_left.saturating_sub(1);
         let mut sack = [SackBlock::default(); MAX_SACK_BLOCKS];
         let mut count = 0;
         if self.config.sack {
@@ -202,7 +258,7 @@ impl Receiver {
         Packet {
             flow: self.config.flow,
             hop: 0,
-            kind: PacketKind::Ack,
+            kind: self.ack_kind,
             retransmission: false,
             sack_count: count as u8,
             wire_bytes: self.config.header_bytes as u32 + sack_option_bytes(count),
@@ -222,6 +278,7 @@ impl Receiver {
                     feedback_bytes,
                 }),
             vcp: self.vcp_load.take(),
+            window: self.window.as_deref().map_or(0, ReceiveWindow::scaled),
         }
     }
 }
@@ -238,6 +295,9 @@ mod tests {
             dsack: false,
             delayed_ack: delayed.then(|| SimDuration::from_millis(40)),
             size: Some(10_000),
+            fin: false,
+            quick_acks: 0,
+            auto_window_mss: None,
         })
     }
 
@@ -256,6 +316,7 @@ mod tests {
             ce_bytes: 0,
             xcp: XcpHeader::default(),
             vcp: None,
+            window: 0,
         }
     }
 
@@ -386,6 +447,59 @@ mod tests {
         marked.seq = 2000;
         let ack = r.on_data(at(2), &marked).unwrap();
         assert_eq!((ack.ce_bytes, ack.ecn), (2000, Ecn::NotEct));
+    }
+
+    #[test]
+    fn quick_acks_then_every_second_segment() {
+        // Linux: 65 160 / (2 × 1448) = 22, capped at TCP_MAX_QUICKACKS = 16; a window of
+        // one segment still gets 2 (`tcp_incr_quickack`: 0 becomes 2).
+        assert_eq!(quick_acks(65_160, 1448), 16);
+        assert_eq!(quick_acks(10 * 1448, 1448), 5);
+        assert_eq!(quick_acks(1448, 1448), 2);
+        let mut r = receiver(true);
+        r.config.size = None;
+        r.quick_acks_left = 16;
+        let acked: Vec<bool> = (0..24)
+            .map(|i| r.on_data(at(i), &data(i * 1000)).is_some())
+            .collect();
+        // The first 16 segments one by one, then every second one.
+        assert!(acked[..16].iter().all(|&a| a));
+        let later: Vec<bool> = (0..8).map(|i| i % 2 == 1).collect();
+        assert_eq!(acked[16..], later[..]);
+        assert_eq!(r.acks_sent, 16 + 4);
+    }
+
+    #[test]
+    fn the_fin_is_answered_at_once_and_again_for_a_duplicate() {
+        let mut r = receiver(true);
+        r.config.fin = true;
+        for i in 0..9 {
+            let ack = r.on_data(at(i), &data(i * 1000));
+            assert!(ack.is_none_or(|a| a.kind == PacketKind::Ack));
+        }
+        // The tenth segment completes the 10 000 bytes and carries the FIN: not delayed.
+        let fin = r
+            .on_data(at(9), &data(9000))
+            .expect("the FIN is ACKed at once");
+        assert_eq!((fin.kind, fin.seq), (PacketKind::Fin, 10_000));
+        // A retransmission of the last segment (the sender's FIN lost its answer) gets it
+        // again.
+        let again = r.on_data(at(10), &data(9000)).unwrap();
+        assert_eq!(again.kind, PacketKind::Fin);
+    }
+
+    #[test]
+    fn an_auto_tuned_receiver_advertises_its_window_scaled() {
+        let mut r = receiver(false);
+        r.window = Some(Box::new(ReceiveWindow::new(1000)));
+        // 65 535 rounded down to 65 000 (whole 1000-byte segments), then two segments more
+        // after this one, but at most the clamp, half the 131 072-byte buffer: 65 536
+        // bytes, 512 units of 128 bytes (RFC 7323, shift 7).
+        let ack = r.on_data(at(0), &data(0)).unwrap();
+        assert_eq!(ack.window, 512);
+        // Without auto-tuning no window is advertised.
+        let ack = receiver(false).on_data(at(0), &data(0)).unwrap();
+        assert_eq!(ack.window, 0);
     }
 
     #[test]

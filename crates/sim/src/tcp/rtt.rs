@@ -19,6 +19,9 @@ pub struct RttEstimator {
     min_rto: SimDuration,
     /// Exponential backoff factor (RFC 6298 §5.5): RTO is doubled per timeout.
     backoff_exponent: u32,
+    /// The RTO until the first measurement: 1 s (§2.1), or 3 s after a handshake that gave
+    /// no sample (§5.7).
+    initial_rto: SimDuration,
 }
 
 impl RttEstimator {
@@ -30,7 +33,14 @@ impl RttEstimator {
             latest: None,
             min_rto,
             backoff_exponent: 0,
+            initial_rto: INITIAL_RTO,
         }
+    }
+
+    /// RFC 6298 §5.7: the RTO before the first measurement is `rto` (3 s when the SYN or
+    /// SYN-ACK was retransmitted and gave no sample).
+    pub fn set_initial_rto(&mut self, rto: SimDuration) {
+        self.initial_rto = rto;
     }
 
     /// A new RTT measurement R (RFC 6298 §2.2–2.3, α = 1/8, β = 1/4). A valid sample also
@@ -76,7 +86,7 @@ impl RttEstimator {
     /// uses 200 ms where the RFC says 1 s), then doubled per backoff, at most 60 s.
     pub fn rto(&self) -> SimDuration {
         let base = match self.srtt {
-            None => INITIAL_RTO,
+            None => self.initial_rto,
             Some(srtt) => (srtt + CLOCK_GRANULARITY.max(self.rttvar * 4)).max(self.min_rto),
         };
         base.saturating_mul(1u64 << self.backoff_exponent.min(30))

@@ -161,6 +161,7 @@ impl UdpSource {
             ce_bytes: now.as_nanos(),
             xcp: XcpHeader::default(),
             vcp: None,
+            window: 0,
         };
         self.run_index += 1;
         let next = match &mut self.schedule {
@@ -240,6 +241,9 @@ impl UdpSource {
             mean_rtt: None,
             min_rtt: None,
             completed_at: None,
+            handshake: None,
+            syn_drops: 0,
+            syn_ack_drops: 0,
             drops,
             ack_drops: 0,
             rtt: Histogram::default(),

@@ -21,7 +21,8 @@
 //! what the new connection's own event would have done).
 //!
 //! **Completion.** As for the flows that exist from the start (`fct_s`), a flow completes
-//! when its receiver holds every byte: FCT = that instant − its arrival. The ideal FCT is
+//! when its receiver holds every byte (with `handshake = true`: when the receiver's FIN
+//! reaches the sender, `Flow::completed_at`): FCT = that instant − its arrival. The ideal FCT is
 //! the one-way propagation delay of its data path plus its wire bytes (payload and one set
 //! of headers per segment) at the slowest link of the path (docs/metrics.md).
 
@@ -322,6 +323,11 @@ impl Simulation {
             finished: false,
             released: false,
         });
+        flow.handshake = crate::simulation::handshake_of(&w.config, now);
+        if flow.handshake.is_some() {
+            self.open_connection(id);
+            return;
+        }
         flow.sender.start(now, &mut self.outbox);
         self.after_sender(id);
     }
@@ -398,6 +404,7 @@ impl Simulation {
             watched: true,
             in_transit: 0,
             incarnation: None,
+            handshake: None,
         });
         slot as u32
     }
@@ -408,6 +415,7 @@ impl Simulation {
     #[inline(never)]
     pub(crate) fn on_workload_packet_gone(&mut self, id: u32) {
         let flow = &mut self.flows[id as usize];
+        let completed_at = flow.completed_at();
         let Some(incarnation) = flow.incarnation.as_mut() else {
             return;
         };
@@ -418,7 +426,7 @@ impl Simulation {
             w.late_packets += 1;
         }
         if !incarnation.finished
-            && let Some(done) = flow.receiver.completed_at
+            && let Some(done) = completed_at
         {
             incarnation.finished = true;
             let size = flow.size.unwrap_or(0);

@@ -80,6 +80,9 @@ struct Group {
     receive_window: Option<u64>,
     /// Data segments dropped once at the bottleneck (`drop`).
     drop: Vec<u64>,
+    /// `handshake`, `drop_syn` (with it), `quick_ack`, and `receive_window = "auto"` (when
+    /// no fixed window is drawn).
+    connection: (bool, u32, bool, bool),
 }
 
 fn group(duration_ms: u64) -> impl Strategy<Value = Group> {
@@ -104,6 +107,12 @@ fn group(duration_ms: u64) -> impl Strategy<Value = Group> {
         ),
         prop_oneof![3 => Just(Vec::new()), 1 => prop::collection::vec(0u64..60, 1..4)],
         prop_oneof![Just("dupack"), Just("rack-tlp")],
+        (
+            any::<bool>(),
+            prop_oneof![3 => Just(0u32), 1 => 1u32..=2],
+            any::<bool>(),
+            prop_oneof![3 => Just(false), 1 => Just(true)],
+        ),
     )
         .prop_map(
             |(
@@ -111,6 +120,7 @@ fn group(duration_ms: u64) -> impl Strategy<Value = Group> {
                 (recovery, delayed_ack, ecn, pacing, mss, initial_window, receive_window),
                 drop,
                 loss_detection,
+                connection,
             )| Group {
                 cc,
                 slow_start,
@@ -126,6 +136,7 @@ fn group(duration_ms: u64) -> impl Strategy<Value = Group> {
                 initial_window,
                 receive_window,
                 drop,
+                connection,
             },
         )
 }
@@ -849,8 +860,17 @@ impl Spec {
                 g.mss,
                 g.initial_window,
             ));
-            if let Some(w) = g.receive_window {
-                toml.push_str(&format!("receive_window = {w}\n"));
+            let (handshake, drop_syn, quick_ack, auto_window) = g.connection;
+            match g.receive_window {
+                Some(w) => toml.push_str(&format!("receive_window = {w}\n")),
+                None if auto_window => toml.push_str("receive_window = \"auto\"\n"),
+                None => {}
+            }
+            if handshake {
+                toml.push_str(&format!("handshake = true\ndrop_syn = {drop_syn}\n"));
+            }
+            if quick_ack {
+                toml.push_str("quick_ack = true\n");
             }
             if g.recovery == "sack" {
                 toml.push_str(&format!("loss_detection = \"{}\"\n", g.loss_detection));

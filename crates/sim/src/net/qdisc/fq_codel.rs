@@ -28,7 +28,7 @@ use cclab_scenario::FqCodelConfig;
 
 use super::codel::{CodelParams, CodelQueue, CodelVars, Fifo};
 use super::{BufferLimit, Dequeued, DropReason, ScheduledQdisc};
-use crate::packet::{Packet, PacketKind};
+use crate::packet::Packet;
 
 /// One flow queue with its round-robin credit and CoDel state.
 #[derive(Clone, Debug, Default)]
@@ -121,10 +121,9 @@ impl FqCodel {
 
     /// The flow queue `packet` belongs to (RFC 8290 §4.1.1).
     pub fn queue_of(&self, packet: &Packet) -> usize {
-        let kind = match packet.kind {
-            PacketKind::Data => 0,
-            PacketKind::Ack => 1,
-        };
+        // By direction, as the 5-tuple hash does: a SYN shares its data's queue, a SYN-ACK
+        // or FIN its ACKs'.
+        let kind = if packet.kind.is_forward() { 0 } else { 1 };
         let key = ((packet.flow as u64) << 1 | kind) ^ self.perturbation;
         // Multiply-shift onto [0, flows) (Linux `reciprocal_scale`).
         (((mix(key) >> 32) * self.queues.len() as u64) >> 32) as usize
@@ -260,6 +259,7 @@ impl ScheduledQdisc for FqCodel {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::packet::PacketKind;
     use cclab_cc::SimDuration;
 
     const MTU: u64 = 1500;

@@ -128,6 +128,7 @@ mod tests {
     fn vcp_segment() -> Packet {
         Packet {
             vcp: Some(LoadFactor::Unmeasured),
+            window: 0,
             ..Packet::test_data(1000, 0)
         }
     }

@@ -24,6 +24,7 @@
 //! controller events.
 
 mod ack;
+mod connection;
 mod fack;
 mod limited_transmit;
 mod mode;
@@ -164,6 +165,9 @@ pub struct Sender {
     restart_cap: u64,
     /// Flow events not yet collected by the simulator (rare; the buffer is reused).
     events: Vec<FlowEvent>,
+    /// The window the receiver last advertised (`connection.rs`); `None` while it advertised
+    /// none, and the configured `receive_window` is in force.
+    peer_window: Option<u64>,
     pub stats: SenderStats,
 }
 
@@ -210,6 +214,7 @@ impl Sender {
             restart_window: None,
             restart_cap: u64::MAX,
             events: Vec::new(),
+            peer_window: None,
             stats: SenderStats::default(),
             config,
             cc,

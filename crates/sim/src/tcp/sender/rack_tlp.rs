@@ -179,7 +179,7 @@ impl Sender {
         }
         if rt.tlp.end_seq.is_none() {
             let seq = self.board.snd_nxt();
-            let rwnd = self.config.receive_window.unwrap_or(u64::MAX);
+            let rwnd = self.receive_window();
             let new_len = self.config.mss.min(self.data_end.saturating_sub(seq));
             let probe = if new_len > 0 && seq + new_len - self.board.snd_una() <= rwnd {
                 Some((seq, new_len as u32, false))

@@ -80,6 +80,7 @@ pub(super) fn ack(cumulative: u64, sack: &[(u64, u64)]) -> Packet {
         ce_bytes: 0,
         xcp: XcpHeader::default(),
         vcp: None,
+        window: 0,
     }
 }
 

@@ -35,7 +35,7 @@ impl Sender {
                         break;
                     }
                     let len = self.config.mss.min(self.data_end - seq);
-                    let rwnd = self.config.receive_window.unwrap_or(u64::MAX);
+                    let rwnd = self.receive_window();
                     if seq + len - self.board.snd_una() > rwnd {
                         break; // receive-window limited
                     }
@@ -167,6 +167,7 @@ impl Sender {
             },
             // VCP (§3): the sender marks the segment capable; routers raise the code.
             vcp: self.speaks_vcp.then_some(LoadFactor::Unmeasured),
+            window: 0,
         });
     }
 

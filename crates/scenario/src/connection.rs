@@ -1,0 +1,21 @@
+//! A TCP connection's life beyond the transfer itself: the handshake and close, the
+//! receiver's quick-ACKs at connection start, and its receive-window auto-tuning
+//! (`handshake`, `quick_ack`, `receive_window = "auto"`, `drop_syn`). Every option is off by
+//! default, which keeps the model as it was before they existed (docs/model.md).
+
+/// Per-flow connection options of a `[[flows]]` group.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ConnectionOptions {
+    /// `handshake = true`: SYN / SYN-ACK before the first data segment and the FIN
+    /// exchange after the last (RFC 9293 §3.5–3.6); a finite flow's FCT then runs from its
+    /// SYN to the acknowledgment of its FIN.
+    pub handshake: bool,
+    /// `quick_ack = true`: the receiver ACKs the first segments at once instead of
+    /// delaying them (Linux `tcp_incr_quickack`).
+    pub quick_ack: bool,
+    /// `receive_window = "auto"`: the receiver advertises a window that Linux's dynamic
+    /// right-sizing grows (`tcp_rcv_space_adjust`).
+    pub receive_window_auto: bool,
+    /// `drop_syn = n`: the first `n` SYNs of each connection are lost (needs `handshake`).
+    pub drop_syn: u32,
+}

@@ -1,0 +1,112 @@
+//! `handshake`, `quick_ack`, `drop_syn` and `receive_window = "auto"`: defaults, accepted
+//! forms, and one sentence naming file, key and problem for every bad one.
+
+use crate::connection::ConnectionOptions;
+use crate::{FlowGroup, from_str};
+
+fn with_flow(keys: &str) -> String {
+    format!(
+        "[topology]\nbottleneck = {{ rate = \"100Mbps\", delay = \"10ms\" }}\n\
+         [[flows]]\ncc = \"cubic\"\n{keys}\n"
+    )
+}
+
+fn group(keys: &str) -> FlowGroup {
+    from_str("t.toml", &with_flow(keys), &[])
+        .expect("valid scenario")
+        .flows[0]
+        .clone()
+}
+
+fn assert_refused(keys: &str, key: &str, fragment: &str) {
+    let message = from_str("bad.toml", &with_flow(keys), &[])
+        .expect_err(keys)
+        .to_string();
+    assert!(
+        message.starts_with(&format!("bad.toml: flows.0.{key}: ")),
+        "{keys}: {message}"
+    );
+    assert!(message.contains(fragment), "{keys}: {message}");
+    assert!(!message.contains('\n'), "one line: {message}");
+}
+
+#[test]
+fn every_option_is_off_by_default() {
+    let g = group("");
+    assert_eq!(g.connection, ConnectionOptions::default());
+    assert_eq!(
+        g.connection,
+        ConnectionOptions {
+            handshake: false,
+            quick_ack: false,
+            receive_window_auto: false,
+            drop_syn: 0
+        }
+    );
+    assert_eq!(g.receive_window, None);
+}
+
+#[test]
+fn the_options_are_read() {
+    let g = group("handshake = true\nquick_ack = true\ndrop_syn = 2\nreceive_window = \"auto\"");
+    assert_eq!(
+        g.connection,
+        ConnectionOptions {
+            handshake: true,
+            quick_ack: true,
+            receive_window_auto: true,
+            drop_syn: 2
+        }
+    );
+    // The receiver tunes the window: the sender keeps no fixed cap.
+    assert_eq!(g.receive_window, None);
+    // A fixed window is not auto-tuned.
+    let g = group("receive_window = 50");
+    assert_eq!(
+        (g.receive_window, g.connection.receive_window_auto),
+        (Some(50 * 1448), false)
+    );
+}
+
+#[test]
+fn bad_values_are_refused_in_one_sentence() {
+    assert_refused("handshake = 1", "handshake", "true or false");
+    assert_refused("quick_ack = \"yes\"", "quick_ack", "true or false");
+    assert_refused("handshake = true\ndrop_syn = 7", "drop_syn", "0 to 6");
+    assert_refused("handshake = true\ndrop_syn = -1", "drop_syn", "0 to 6");
+    assert_refused("drop_syn = 1", "drop_syn", "handshake = true");
+    assert_refused("receive_window = \"automatic\"", "receive_window", "");
+    assert_refused(
+        "handshake = true\non_off = { on = \"1s\", off = \"1s\" }",
+        "handshake",
+        "on/off",
+    );
+}
+
+#[test]
+fn a_workload_takes_the_options() {
+    let text = "[topology]\nbottleneck = { rate = \"100Mbps\", delay = \"10ms\" }\n\
+                [[flows]]\ncc = \"cubic\"\nsize = \"1MB\"\n\
+                [[flows]]\nkind = \"workload\"\ncc = \"cubic\"\nload = 0.5\n\
+                sizes = { distribution = \"fixed\", mean = \"10KB\" }\nhandshake = true\n";
+    let s = from_str("t.toml", text, &[]).expect("valid scenario");
+    assert!(s.flows[1].connection.handshake);
+    let message = from_str("bad.toml", &format!("{text}drop_syn = 1\n"), &[])
+        .expect_err("drop_syn on a workload")
+        .to_string();
+    assert!(
+        message.contains("flows.1.drop_syn") && message.contains("long-lived"),
+        "{message}"
+    );
+}
+
+#[test]
+fn a_udp_flow_takes_none_of_them() {
+    let text = "[topology]\nbottleneck = { rate = \"100Mbps\", delay = \"10ms\" }\n\
+                [[flows]]\ncc = \"cubic\"\n\
+                [[flows]]\nkind = \"udp\"\nrate = \"1Mbps\"\nhandshake = true\n";
+    let message = from_str("bad.toml", text, &[])
+        .expect_err("UDP")
+        .to_string();
+    assert!(message.contains("flows.1.handshake"), "{message}");
+}
