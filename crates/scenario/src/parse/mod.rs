@@ -25,6 +25,7 @@ mod pcap;
 mod queue;
 mod recovery;
 mod section;
+mod stack;
 mod topology;
 mod trace;
 mod traffic;
@@ -586,6 +587,8 @@ const FLOW_KEYS: &[&str] = &[
     "recovery",
     "loss_detection",
     "limited_transmit",
+    "stack",
+    "tsq",
     "delayed_ack",
     "delayed_ack_timeout",
     "receive_window",
@@ -610,6 +613,20 @@ const FLOW_KEYS: &[&str] = &[
 const WORKLOAD_KEYS: &[&str] = &["load", "load_link", "sizes", "stop"];
 
 fn flow_group(section: &Section, topology: &Topology) -> Result<FlowGroup, ScenarioError> {
+    // `stack` fills in the keys the table leaves out; everything below reads the result.
+    let expanded = stack::expand(section)?;
+    let with_stack;
+    let section = match &expanded {
+        Some(table) => {
+            with_stack = Section {
+                file: section.file,
+                path: section.path.clone(),
+                table,
+            };
+            &with_stack
+        }
+        None => section,
+    };
     let is_udp = traffic::is_udp(section)?;
     udp::check_keys(section, is_udp)?;
     if !is_udp {
@@ -792,6 +809,11 @@ fn flow_group(section: &Section, topology: &Topology) -> Result<FlowGroup, Scena
         Some(Value::Boolean(b)) => *b,
         Some(_) => return Err(section.invalid("pacing", "must be true or false")),
     };
+    let small_queues = match section.get("tsq") {
+        None => true,
+        Some(Value::Boolean(b)) => *b,
+        Some(_) => return Err(section.invalid("tsq", "must be true or false")),
+    };
     let ecn = match section.get("ecn") {
         None | Some(Value::Boolean(false)) => EcnMode::Off,
         Some(Value::Boolean(true)) => EcnMode::Classic,
@@ -873,6 +895,7 @@ fn flow_group(section: &Section, topology: &Topology) -> Result<FlowGroup, Scena
         connection,
         min_rto,
         pacing,
+        small_queues,
         ecn,
         drop,
     })

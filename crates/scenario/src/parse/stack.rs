@@ -1,0 +1,74 @@
+//! `stack = "linux" | "rfc"`: every default of the TCP model the way Linux 6.x has it, or
+//! the way the standards-track RFCs do, so that a user chooses what to compare against with
+//! one key. The stack fills in the keys the table does not give; a key the table gives wins.
+//! Without `stack`, the model's own defaults (docs/scenarios.md) apply, as before.
+//!
+//! | key | `linux` | `rfc` | why |
+//! | --- | --- | --- | --- |
+//! | `loss_detection` | `"rack-tlp"` (with SACK) | `"dupack"` | Linux: `tcp_recovery = 1` (RACK) and TLP on since 4.18/5.0; RFC 6675's rule |
+//! | `limited_transmit` | true | true | Linux counts duplicates as SACKed (`tcp_add_reno_sack`); RFC 5681 §3.2 SHOULD use RFC 3042 |
+//! | `quick_ack` | true | false | Linux's `tcp_incr_quickack`; RFC 5681 §4.2 delays every ACK it may |
+//! | `min_rto` | `"200ms"` | `"1s"` | Linux's `TCP_RTO_MIN`; RFC 6298 §2.4 |
+//! | `receive_window` | `"auto"` | as given | Linux's `tcp_rcv_space_adjust` (DRS); no RFC tunes it |
+//! | `tsq` | true | false | TCP Small Queues is Linux's (`tcp_small_queue_check`) |
+//! | `handshake` | finite flows and workloads | the same | both open and close connections; their FCT then counts from the SYN |
+
+use toml::{Table, Value};
+
+use super::section::Section;
+use crate::error::ScenarioError;
+
+/// The stacks `stack` names.
+const STACKS: &str = "\"linux\" or \"rfc\"";
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stack {
+    Linux,
+    Rfc,
+}
+
+/// The flow table with the stack's defaults filled in, or `None` without `stack`.
+pub(super) fn expand(section: &Section) -> Result<Option<Table>, ScenarioError> {
+    let stack = match section.get("stack") {
+        None => return Ok(None),
+        Some(Value::String(s)) if s == "linux" => Stack::Linux,
+        Some(Value::String(s)) if s == "rfc" => Stack::Rfc,
+        Some(_) => return Err(section.invalid("stack", &format!("must be {STACKS}"))),
+    };
+    let mut table = section.table.clone();
+    let mut default = |key: &str, value: Value| {
+        table.entry(key.to_string()).or_insert(value);
+    };
+    let linux = stack == Stack::Linux;
+    // RACK-TLP needs SACK (RFC 8985 §4): a table that asks for another recovery keeps
+    // RFC 6675's rule rather than being refused for a combination it did not write.
+    let sack = section
+        .get("recovery")
+        .is_none_or(|r| r.as_str() == Some("sack"));
+    let loss_detection = if linux && sack { "rack-tlp" } else { "dupack" };
+    default("loss_detection", Value::String(loss_detection.into()));
+    default("limited_transmit", Value::Boolean(true));
+    default("quick_ack", Value::Boolean(linux));
+    default(
+        "min_rto",
+        Value::String(if linux { "200ms" } else { "1s" }.into()),
+    );
+    if linux {
+        default("receive_window", Value::String("auto".into()));
+    }
+    default("tsq", Value::Boolean(linux));
+    // The handshake for what has a completion time to measure: finite flows and workloads
+    // (an on/off application cannot take one yet; `connection.rs` says so).
+    let finite = section
+        .get("size")
+        .is_some_and(|s| s.as_str() != Some("unlimited"));
+    let workload = section.get("kind").and_then(Value::as_str) == Some("workload");
+    if (finite || workload) && section.get("on_off").is_none() {
+        default("handshake", Value::Boolean(true));
+    }
+    Ok(Some(table))
+}
+
+#[cfg(test)]
+#[path = "stack_tests.rs"]
+mod tests;

@@ -1,0 +1,69 @@
+//! `stack`: the keys each stack fills in, a table's own keys winning, and one sentence for a
+//! bad value.
+
+use crate::model::{FlowGroup, LossDetection, Recovery};
+use crate::{ScenarioError, from_str};
+
+fn group(keys: &str) -> Result<FlowGroup, ScenarioError> {
+    let text = format!(
+        "[topology]\nbottleneck = {{ rate = \"10Mbps\", delay = \"10ms\" }}\n[[flows]]\ncc = \"cubic\"\n{keys}\n"
+    );
+    from_str("s.toml", &text, &[]).map(|s| s.flows[0].clone())
+}
+
+#[test]
+fn without_stack_the_model_defaults_hold() {
+    let g = group("").unwrap();
+    assert_eq!(g.loss_detection, LossDetection::DupAck);
+    assert!(!g.limited_transmit && !g.connection.quick_ack && !g.connection.handshake);
+    assert!(!g.connection.receive_window_auto);
+    assert_eq!(g.min_rto.as_nanos(), 200_000_000);
+    assert!(g.small_queues);
+}
+
+#[test]
+fn linux_sets_rack_tlp_quick_ack_auto_tuning_tsq_and_200_ms() {
+    let g = group("stack = \"linux\"").unwrap();
+    assert_eq!(g.loss_detection, LossDetection::RackTlp);
+    assert!(g.limited_transmit && g.connection.quick_ack && g.connection.receive_window_auto);
+    assert_eq!(g.min_rto.as_nanos(), 200_000_000);
+    assert!(g.small_queues);
+    // A bulk flow opens no connection; a finite one does (its FCT counts from the SYN).
+    assert!(!g.connection.handshake);
+    assert!(
+        group("stack = \"linux\"\nsize = \"1MB\"")
+            .unwrap()
+            .connection
+            .handshake
+    );
+}
+
+#[test]
+fn rfc_sets_the_duplicate_ack_rule_one_second_and_no_linux_mechanisms() {
+    let g = group("stack = \"rfc\"\nsize = \"1MB\"").unwrap();
+    assert_eq!(g.loss_detection, LossDetection::DupAck);
+    assert_eq!(g.min_rto.as_nanos(), 1_000_000_000, "RFC 6298 §2.4");
+    assert!(g.limited_transmit, "RFC 5681 §3.2: SHOULD use RFC 3042");
+    assert!(!g.connection.quick_ack && !g.connection.receive_window_auto && !g.small_queues);
+    assert!(g.connection.handshake);
+}
+
+#[test]
+fn a_key_the_table_gives_wins_over_the_stack() {
+    let g = group("stack = \"linux\"\nmin_rto = \"1s\"\nquick_ack = false\ntsq = false").unwrap();
+    assert_eq!(g.min_rto.as_nanos(), 1_000_000_000);
+    assert!(!g.connection.quick_ack && !g.small_queues);
+    // A recovery without SACK keeps RFC 6675's rule instead of a refused rack-tlp.
+    let g = group("stack = \"linux\"\nrecovery = \"newreno\"").unwrap();
+    assert_eq!(g.recovery, Recovery::NewReno);
+    assert_eq!(g.loss_detection, LossDetection::DupAck);
+}
+
+#[test]
+fn a_bad_stack_is_one_sentence() {
+    let message = group("stack = \"bsd\"").unwrap_err().to_string();
+    assert!(
+        message.starts_with("s.toml: flows.0.stack") && message.contains("\"linux\" or \"rfc\""),
+        "{message}"
+    );
+}
