@@ -222,6 +222,14 @@ pub trait CongestionControl: Send {
     /// Slow-start threshold in bytes; [`UNLIMITED`] before the first reduction.
     fn ssthresh(&self) -> u64;
 
+    /// Take a window assigned from outside: a coupled group's share (TCB ensemble sharing,
+    /// RFC 9040 §4.2 and §8; the conservative flow-state exchange of RFC 8699 §5.2 carried
+    /// over to windows) or a window cached from an earlier connection (RFC 9040 §4.1).
+    /// Afterwards [`CongestionControl::cwnd`] is `cwnd` and, for a controller with a
+    /// threshold, [`CongestionControl::ssthresh`] is `ssthresh` ([`UNLIMITED`]: none). The
+    /// controller keeps its growth counters and models: a group assigns on every member's ACK.
+    fn assign_window(&mut self, cwnd: u64, ssthresh: u64);
+
     /// Pacing rate in bits per second; `None` sends as fast as the window allows.
     fn pacing_rate(&self) -> Option<u64> {
         None

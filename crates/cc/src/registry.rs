@@ -157,6 +157,17 @@ pub fn build(
     (algorithm.build)(config, params, slow_start)
 }
 
+/// Controllers whose window follows a sending rate they choose (Vivace: cwnd is twice
+/// rate × srtt), so that a window handed to them is a rate, not a share of an aggregate
+/// window: a coupled group (`sharing = "aggregate"`) refuses them.
+pub const WINDOW_FOLLOWS_RATE: &[&str] = &["vivace"];
+
+/// Whether a coupled group can hand `algorithm` its share of the aggregate window
+/// ([`CongestionControl::assign_window`] then sets the window it sends by).
+pub fn takes_assigned_window(algorithm: &AlgorithmInfo) -> bool {
+    !WINDOW_FOLLOWS_RATE.contains(&algorithm.name)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -255,6 +266,77 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// TCB sharing hands every member its share (seed-spec §3.4 step 1: cwnd(i) = P(i)·S_CW/S_P,
+    /// ssthresh(i) = P(i)·S_SS/S_P): after `assign_window` a controller's cwnd is the share,
+    /// whatever state its own rules left it in, and so is ssthresh where it has one.
+    #[test]
+    fn every_controller_that_takes_a_window_takes_it_exactly() {
+        use crate::controller::UNLIMITED;
+        use crate::test_support::ack_with_rtt;
+        let mss = 1448;
+        let config = CcConfig::new(mss);
+        let no_threshold = ["bbr", "bbr3", "copa"];
+        for algorithm in ALGORITHMS.iter().filter(|a| takes_assigned_window(a)) {
+            let mut cc = build(
+                algorithm,
+                &Params::defaults(algorithm.params),
+                &slow_start::standard::INFO,
+                &Params::defaults(slow_start::standard::INFO.params),
+                &config,
+            );
+            for i in 0..30 {
+                cc.on_ack(&ack_with_rtt(mss, 100 + i, 100));
+            }
+            for (cwnd, ssthresh) in [
+                (7 * mss, 5 * mss),
+                (23 * mss + 100, UNLIMITED),
+                (mss, 2 * mss),
+            ] {
+                cc.assign_window(cwnd, ssthresh);
+                assert_eq!(cc.cwnd(), cwnd, "{}: assigned cwnd", algorithm.name);
+                let expected = if no_threshold.contains(&algorithm.name) {
+                    UNLIMITED
+                } else {
+                    ssthresh
+                };
+                assert_eq!(
+                    cc.ssthresh(),
+                    expected,
+                    "{}: assigned ssthresh",
+                    algorithm.name
+                );
+            }
+        }
+    }
+
+    /// A group assigns on every member's ACK, so a controller must keep its growth counter
+    /// across assignments. Reno (RFC 3465 §2.1): cwnd += SMSS once cwnd bytes are acknowledged.
+    /// At cwnd 10 SMSS in congestion avoidance, 5 SMSS acknowledged, then the group assigns
+    /// 10 SMSS again: 5 more SMSS reach the 10 SMSS count, so cwnd becomes 11 SMSS.
+    #[test]
+    fn an_assignment_keeps_the_growth_counter() {
+        use crate::test_support::ack_with_rtt;
+        let mss = 1448;
+        let config = CcConfig::new(mss);
+        let mut cc = build(
+            find_algorithm("reno").expect("registered"),
+            &Params::defaults(&[]),
+            &slow_start::standard::INFO,
+            &Params::defaults(slow_start::standard::INFO.params),
+            &config,
+        );
+        cc.assign_window(10 * mss, 5 * mss);
+        for i in 0..5 {
+            cc.on_ack(&ack_with_rtt(mss, 100 + i, 100));
+        }
+        assert_eq!(cc.cwnd(), 10 * mss);
+        cc.assign_window(10 * mss, 5 * mss);
+        for i in 5..10 {
+            cc.on_ack(&ack_with_rtt(mss, 100 + i, 100));
+        }
+        assert_eq!(cc.cwnd(), 11 * mss);
     }
 
     #[test]

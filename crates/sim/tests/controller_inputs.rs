@@ -35,6 +35,10 @@ impl<const PACING_BPS: u64> CongestionControl for FixedWindow<PACING_BPS> {
     fn ssthresh(&self) -> u64 {
         UNLIMITED
     }
+    fn assign_window(&mut self, cwnd: u64, ssthresh: u64) {
+        let _ = ssthresh;
+        self.cwnd = cwnd;
+    }
     fn pacing_rate(&self) -> Option<u64> {
         (PACING_BPS > 0).then_some(PACING_BPS)
     }

@@ -55,6 +55,9 @@ impl<N: Named> CongestionControl for Registered<N> {
     fn ssthresh(&self) -> u64 {
         self.inner.ssthresh()
     }
+    fn assign_window(&mut self, cwnd: u64, ssthresh: u64) {
+        self.inner.assign_window(cwnd, ssthresh)
+    }
     fn pacing_rate(&self) -> Option<u64> {
         self.inner.pacing_rate()
     }

@@ -231,6 +231,14 @@ impl CongestionControl for Compound {
         self.ssthresh
     }
 
+    fn assign_window(&mut self, cwnd: u64, ssthresh: u64) {
+        // cwnd() is the loss-based part plus the delay-based dwnd: dwnd is kept as far as
+        // the assigned window holds it with at least one segment of loss-based window.
+        self.dwnd = self.dwnd.min(cwnd.saturating_sub(self.mss));
+        self.cwnd = cwnd - self.dwnd;
+        self.ssthresh = ssthresh;
+    }
+
     fn mode(&self) -> &'static str {
         if self.cwnd < self.ssthresh {
             "slow_start"

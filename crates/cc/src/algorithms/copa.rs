@@ -366,6 +366,11 @@ impl CongestionControl for Copa {
         UNLIMITED
     }
 
+    fn assign_window(&mut self, cwnd: u64, _ssthresh: u64) {
+        // No slow-start threshold: only the window is taken.
+        self.cwnd = cwnd as f64;
+    }
+
     fn pacing_rate(&self) -> Option<u64> {
         // Paper §2.1: 2·cwnd/RTTstanding.
         let standing = self.standing?.as_secs_f64();

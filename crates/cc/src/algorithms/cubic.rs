@@ -346,6 +346,11 @@ impl CongestionControl for Cubic {
         self.ssthresh
     }
 
+    fn assign_window(&mut self, cwnd: u64, ssthresh: u64) {
+        self.cwnd = cwnd as f64;
+        self.ssthresh = ssthresh;
+    }
+
     fn mode(&self) -> &'static str {
         if self.cwnd() < self.ssthresh {
             return "slow_start";

@@ -223,6 +223,11 @@ impl CongestionControl for Dctcp {
         self.ssthresh
     }
 
+    fn assign_window(&mut self, cwnd: u64, ssthresh: u64) {
+        self.cwnd = cwnd;
+        self.ssthresh = ssthresh;
+    }
+
     fn responds_to_ecn(&self) -> bool {
         true
     }

@@ -191,6 +191,11 @@ impl CongestionControl for Fast {
         self.ssthresh
     }
 
+    fn assign_window(&mut self, cwnd: u64, ssthresh: u64) {
+        self.cwnd = cwnd as f64;
+        self.ssthresh = ssthresh;
+    }
+
     fn mode(&self) -> &'static str {
         // One control law from start-up to equilibrium; no slow start.
         "congestion_avoidance"

@@ -275,6 +275,11 @@ impl CongestionControl for Fusion {
         self.ssthresh
     }
 
+    fn assign_window(&mut self, cwnd: u64, ssthresh: u64) {
+        self.window = cwnd as f64;
+        self.ssthresh = ssthresh;
+    }
+
     fn mode(&self) -> &'static str {
         if self.window < self.ssthresh as f64 {
             "slow_start"

@@ -307,6 +307,11 @@ impl CongestionControl for Htcp {
         self.ssthresh
     }
 
+    fn assign_window(&mut self, cwnd: u64, ssthresh: u64) {
+        self.cwnd = cwnd;
+        self.ssthresh = ssthresh;
+    }
+
     fn mode(&self) -> &'static str {
         if self.cwnd < self.ssthresh {
             "slow_start"

@@ -291,6 +291,11 @@ impl CongestionControl for Illinois {
     fn ssthresh(&self) -> u64 {
         self.ssthresh
     }
+
+    fn assign_window(&mut self, cwnd: u64, ssthresh: u64) {
+        self.cwnd = cwnd;
+        self.ssthresh = ssthresh;
+    }
 }
 
 #[cfg(test)]

@@ -173,6 +173,11 @@ impl CongestionControl for Ledbat {
         self.ssthresh
     }
 
+    fn assign_window(&mut self, cwnd: u64, ssthresh: u64) {
+        self.cwnd = cwnd as f64;
+        self.ssthresh = ssthresh;
+    }
+
     fn metrics(&self) -> ControllerMetrics {
         ControllerMetrics {
             min_rtt: self.delays.base(),

@@ -214,6 +214,11 @@ impl CongestionControl for Libra {
     fn ssthresh(&self) -> u64 {
         self.ssthresh
     }
+
+    fn assign_window(&mut self, cwnd: u64, ssthresh: u64) {
+        self.cwnd = cwnd;
+        self.ssthresh = ssthresh;
+    }
 }
 
 #[cfg(test)]

@@ -286,6 +286,11 @@ impl CongestionControl for Prague {
         self.ssthresh
     }
 
+    fn assign_window(&mut self, cwnd: u64, ssthresh: u64) {
+        self.cwnd = cwnd as f64;
+        self.ssthresh = ssthresh;
+    }
+
     fn pacing_rate(&self) -> Option<u64> {
         // Linux prague_update_pacing_rate: cwnd/srtt, doubled while cwnd < ssthresh/2.
         let srtt = self.srtt?.as_secs_f64();

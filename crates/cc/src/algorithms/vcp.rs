@@ -184,6 +184,11 @@ impl CongestionControl for Vcp {
         self.ssthresh
     }
 
+    fn assign_window(&mut self, cwnd: u64, ssthresh: u64) {
+        self.cwnd = cwnd as f64;
+        self.ssthresh = ssthresh;
+    }
+
     fn metrics(&self) -> ControllerMetrics {
         ControllerMetrics::with_slow_start(self.reno.slow_start())
     }

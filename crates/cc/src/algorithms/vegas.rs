@@ -479,6 +479,11 @@ impl<R: AvoidanceRule> CongestionControl for VegasCore<R> {
     fn ssthresh(&self) -> u64 {
         self.ssthresh
     }
+
+    fn assign_window(&mut self, cwnd: u64, ssthresh: u64) {
+        self.cwnd = cwnd;
+        self.ssthresh = ssthresh;
+    }
 }
 
 #[cfg(test)]

@@ -107,6 +107,11 @@ impl CongestionControl for Xcp {
         self.ssthresh
     }
 
+    fn assign_window(&mut self, cwnd: u64, ssthresh: u64) {
+        self.cwnd = cwnd as f64;
+        self.ssthresh = ssthresh;
+    }
+
     fn metrics(&self) -> ControllerMetrics {
         ControllerMetrics {
             increase_per_rtt: self.last_feedback.map(|f| f / self.mss as f64),

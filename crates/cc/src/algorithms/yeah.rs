@@ -286,6 +286,11 @@ impl CongestionControl for Yeah {
         self.ssthresh
     }
 
+    fn assign_window(&mut self, cwnd: u64, ssthresh: u64) {
+        self.cwnd = cwnd;
+        self.ssthresh = ssthresh;
+    }
+
     fn mode(&self) -> &'static str {
         if self.cwnd < self.ssthresh {
             "slow_start"

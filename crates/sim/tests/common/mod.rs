@@ -214,6 +214,9 @@ impl<C: Probed> CongestionControl for Probe<C> {
     fn ssthresh(&self) -> u64 {
         self.inner.ssthresh()
     }
+    fn assign_window(&mut self, cwnd: u64, ssthresh: u64) {
+        self.inner.assign_window(cwnd, ssthresh)
+    }
     fn pacing_rate(&self) -> Option<u64> {
         self.inner.pacing_rate()
     }

@@ -332,6 +332,11 @@ impl CongestionControl for Bbr {
         UNLIMITED
     }
 
+    fn assign_window(&mut self, cwnd: u64, _ssthresh: u64) {
+        // No slow-start threshold: only the window is taken.
+        self.cwnd = cwnd;
+    }
+
     fn pacing_rate(&self) -> Option<u64> {
         bits_per_second(self.pacing_rate)
     }

@@ -376,6 +376,20 @@ impl CongestionControl for Vivace {
         UNLIMITED
     }
 
+    fn assign_window(&mut self, cwnd: u64, ssthresh: u64) {
+        // Rate-based: the window follows the rate (cwnd() is twice rate × srtt), so the
+        // assigned window becomes the target rate that gives it. Scenario checks keep Vivace
+        // out of coupled groups (registry::WINDOW_FOLLOWS_RATE); this serves temporal sharing.
+        let _ = ssthresh;
+        self.after_timeout = false;
+        match self.srtt {
+            Some(srtt) => {
+                self.target_bps = Some(cwnd as f64 * 8.0 / (2.0 * srtt.as_secs_f64()));
+            }
+            None => self.initial_cwnd = cwnd,
+        }
+    }
+
     fn pacing_rate(&self) -> Option<u64> {
         // The current MI's rate (a probe differs from the target).
         let rate = self.monitor.current_rate().or(self.target_bps)?;

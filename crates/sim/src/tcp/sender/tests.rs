@@ -351,6 +351,10 @@ impl CongestionControl for CountsCe {
     fn ssthresh(&self) -> u64 {
         cclab_cc::UNLIMITED
     }
+    fn assign_window(&mut self, cwnd: u64, ssthresh: u64) {
+        // A fixed window: nothing to take.
+        let _ = (cwnd, ssthresh);
+    }
     fn responds_to_ecn(&self) -> bool {
         true
     }
@@ -415,6 +419,9 @@ impl CongestionControl for CountsTimeoutEvents {
     }
     fn ssthresh(&self) -> u64 {
         self.inner.ssthresh()
+    }
+    fn assign_window(&mut self, cwnd: u64, ssthresh: u64) {
+        self.inner.assign_window(cwnd, ssthresh)
     }
 }
 
