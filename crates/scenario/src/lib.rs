@@ -12,6 +12,7 @@ mod overrides;
 mod parse;
 pub mod path_preset;
 pub mod resources;
+pub mod sharing;
 pub mod sweep;
 pub mod trace_link;
 pub mod traffic;

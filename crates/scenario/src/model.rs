@@ -325,6 +325,9 @@ pub struct FlowGroup {
     /// `route = { from, to }`: node indexes (parking lot: 0..=hops; graph: into `nodes`);
     /// `None` on a dumbbell.
     pub route: Option<(usize, usize)>,
+    /// TCB sharing (`group`, `sharing`, `join`, `priority` and options; docs/sharing.md);
+    /// `None` for `sharing = "none"`, the default.
+    pub sharing: Option<crate::sharing::Sharing>,
 }
 
 /// `ecn` of a flow group: the ECN codepoint its data segments carry.

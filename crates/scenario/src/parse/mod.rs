@@ -25,6 +25,7 @@ mod pcap;
 mod queue;
 mod recovery;
 mod section;
+mod sharing;
 mod stack;
 mod topology;
 mod trace;
@@ -147,6 +148,7 @@ pub fn scenario_from_table(file: &str, root: &Table) -> Result<Scenario, Scenari
     };
     check_buffers(&root, &scenario)?;
     check_starts(&root, &scenario)?;
+    sharing::check_groups(&root, &scenario.flows)?;
     crate::resources::check_memory(&scenario)?;
     Ok(scenario)
 }
@@ -602,6 +604,18 @@ const FLOW_KEYS: &[&str] = &[
     "drop",
     "direction",
     "route",
+    // TCB sharing (parse/sharing.rs):
+    "group",
+    "sharing",
+    "join",
+    "priority",
+    "scale_growth",
+    "join_window",
+    "leave",
+    "group_timeout",
+    "join_packets_per_ack",
+    "join_first_segment",
+    "temporal_lifetime",
     // kind = "workload" only:
     "load",
     "load_link",
@@ -863,6 +877,7 @@ fn flow_group(section: &Section, topology: &Topology) -> Result<FlowGroup, Scena
     };
     let on_off = traffic::on_off(section)?;
     let connection = connection::connection_options(section, on_off.is_some())?;
+    let sharing = sharing::sharing(section)?;
     // A UDP group's packet size as TCP's mss + headers, so that what reads a group's wire
     // and payload sizes (packet_bytes, fair shares) sees its packets.
     let (mss, header_bytes) = match &kind {
@@ -898,6 +913,7 @@ fn flow_group(section: &Section, topology: &Topology) -> Result<FlowGroup, Scena
         small_queues,
         ecn,
         drop,
+        sharing,
     })
 }
 
