@@ -212,6 +212,7 @@ mod tests {
             retransmissions: 0,
             pacing_rate_bps: None,
             mode: "",
+            shared: None,
         }
     }
 

@@ -14,6 +14,7 @@ pub mod packet;
 pub mod range_set;
 pub mod result;
 pub mod rng;
+pub mod sharing;
 pub mod simulation;
 pub mod tcp;
 pub mod topology;
@@ -26,7 +27,7 @@ pub use result::{
 };
 pub use simulation::{SimError, Simulation};
 pub use trace::{
-    FinishedFlow, FlowEvent, FlowEventKind, FlowSample, LinkSample, MemorySink, NullSink,
-    PacketEvent, PacketEventKind, Tee, TraceSink, UdpSample,
+    FinishedFlow, FlowEvent, FlowEventKind, FlowSample, GroupSample, LinkSample, MemorySink,
+    NullSink, PacketEvent, PacketEventKind, SharedSample, Tee, TraceSink, UdpSample,
 };
 pub use traffic::udp::UdpResult;

@@ -137,6 +137,8 @@ pub struct Simulation {
     pub(crate) workloads: Workloads,
     /// `[output] pcap`: what is captured, and the packets captured since the last tick.
     pub(crate) captures: Option<Box<Captures>>,
+    /// TCB sharing's groups (`sharing/`); `None` when no flow shares state.
+    pub(crate) sharing: Option<Box<crate::sharing::Groups>>,
 }
 
 fn flow_counters(flow: &Flow) -> FlowCounters {
@@ -261,7 +263,7 @@ impl Simulation {
             .iter()
             .map(|&l| (links[l as usize].stats.clone(), SimDuration::ZERO))
             .collect();
-        Simulation {
+        let mut simulation = Simulation {
             now: SimTime::ZERO,
             end: SimTime::ZERO + scenario.duration,
             interval,
@@ -282,7 +284,10 @@ impl Simulation {
             reported_at_window_start,
             workloads,
             captures,
-        }
+            sharing: crate::sharing::Groups::new(scenario),
+        };
+        simulation.attach_groups(scenario);
+        simulation
     }
 
     /// Run to the end of the scenario, streaming samples to `sink` and calling `progress`
@@ -514,6 +519,9 @@ impl Simulation {
                     assert!(cwnd >= flow.mss, "flow {id}: cwnd {cwnd} below one MSS");
                 }
                 self.after_sender(id);
+                if self.sharing.is_some() {
+                    self.wake_joiners();
+                }
             }
             PacketKind::Syn | PacketKind::SynAck | PacketKind::Fin => {
                 self.on_connection_packet(packet)
@@ -825,8 +833,10 @@ impl Simulation {
                 retransmissions: sender.stats.retransmissions,
                 pacing_rate_bps: sender.pacing_rate(),
                 mode: cc.mode(),
+                shared: self.shared_sample(id),
             });
         }
+        self.sample_groups(sink);
         let now = self.now;
         for i in 0..self.reported.len() {
             let id = self.reported[i];

@@ -28,6 +28,36 @@ pub struct FlowSample {
     pub pacing_rate_bps: Option<u64>,
     /// The controller's mode label.
     pub mode: &'static str,
+    /// TCB sharing: the flow's group and the window it assigns the flow; `None` for a flow
+    /// in no group.
+    pub shared: Option<SharedSample>,
+}
+
+/// A group member's part of its time-series row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SharedSample {
+    /// Index into the run's groups, in order of first appearance in the scenario.
+    pub group: u32,
+    /// Its share `P(i)·S_CW/S_P` of the aggregate window, bytes.
+    pub assigned_cwnd_bytes: u64,
+}
+
+/// A coupled group (`sharing = "aggregate"`) at a sampling tick.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GroupSample {
+    pub time: SimTime,
+    /// Index into the run's groups.
+    pub group: u32,
+    /// Members that have joined and not yet left.
+    pub members: u32,
+    /// S_P.
+    pub priority_sum: u64,
+    /// S_CW.
+    pub aggregate_cwnd_bytes: u64,
+    /// S_SS; `None` while unlimited.
+    pub aggregate_ssthresh_bytes: Option<u64>,
+    /// The 2-RTT freeze after a decrease is running (RFC 8699 §5.2).
+    pub frozen: bool,
 }
 
 /// A UDP flow's counters at a sampling tick: it has no window, RTT or mode to sample, only
@@ -179,6 +209,8 @@ pub struct FlowEvent {
 pub trait TraceSink {
     fn flow_sample(&mut self, sample: &FlowSample);
     fn link_sample(&mut self, sample: &LinkSample<'_>);
+    /// A coupled group's aggregate at a sampling tick (runs with TCB sharing only).
+    fn group_sample(&mut self, _sample: &GroupSample) {}
     /// Called only for flows listed in `[output] trace_packets`. `link` names the link of
     /// `event.link` as outputs do: a shared link by its name, a flow's own access links
     /// "sender-access" and "receiver-access".
@@ -202,6 +234,10 @@ impl<A: TraceSink + ?Sized, B: TraceSink + ?Sized> TraceSink for Tee<'_, A, B> {
     fn flow_sample(&mut self, sample: &FlowSample) {
         self.0.flow_sample(sample);
         self.1.flow_sample(sample);
+    }
+    fn group_sample(&mut self, sample: &GroupSample) {
+        self.0.group_sample(sample);
+        self.1.group_sample(sample);
     }
     fn link_sample(&mut self, sample: &LinkSample<'_>) {
         self.0.link_sample(sample);
@@ -246,9 +282,13 @@ pub struct MemorySink {
     pub events: Vec<FlowEvent>,
     pub finished: Vec<FinishedFlow>,
     pub udp: Vec<UdpSample>,
+    pub groups: Vec<GroupSample>,
 }
 
 impl TraceSink for MemorySink {
+    fn group_sample(&mut self, sample: &GroupSample) {
+        self.groups.push(*sample);
+    }
     fn flow_sample(&mut self, sample: &FlowSample) {
         self.flows.push(*sample);
     }

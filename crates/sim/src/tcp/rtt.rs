@@ -66,6 +66,14 @@ impl RttEstimator {
         self.backoff_exponent = 0;
     }
 
+    /// Start from an earlier connection's estimates (RFC 9040 §5.1, temporal sharing:
+    /// new_RTT = old_RTT, new_RTTVAR = old_RTTVAR) instead of RFC 6298 §2.1's "no sample
+    /// yet"; the connection's own samples then update them as §2.3 says.
+    pub fn seed(&mut self, srtt: SimDuration, rttvar: SimDuration) {
+        self.srtt = Some(srtt);
+        self.rttvar = rttvar;
+    }
+
     pub fn srtt(&self) -> Option<SimDuration> {
         self.srtt
     }

@@ -18,6 +18,9 @@ impl Sender {
         if cumulative > self.board.snd_nxt() {
             return; // acknowledges data never sent: ignore (RFC 793)
         }
+        if self.sharing.is_some() {
+            self.share_on_ack_start();
+        }
         let prior_in_flight = self.pipe();
         let prior_una = self.board.snd_una();
 
@@ -169,6 +172,9 @@ impl Sender {
                 cwnd_limited,
             });
             self.check_mode(now, ModeCause::Ack);
+        }
+        if self.sharing.is_some() {
+            self.share_after_ack(now, prior_in_flight, bytes_delivered);
         }
         // The window during a reduction. PRR runs on the ACK that starts recovery too
         // (RFC 6937 §3); Reno inflation starts with the next duplicate (RFC 5681 §3.2 step 4).

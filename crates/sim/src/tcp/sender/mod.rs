@@ -30,6 +30,7 @@ mod limited_transmit;
 mod mode;
 mod rack_tlp;
 mod recovery;
+mod sharing;
 mod tahoe;
 #[cfg(test)]
 mod tests;
@@ -163,6 +164,10 @@ pub struct Sender {
     /// does (by the bytes each ACK delivers) until it reaches the controller's cwnd;
     /// `u64::MAX` otherwise (a plain `min` on the hot path, no branch).
     restart_cap: u64,
+    /// TCB sharing (`sharing.rs`): the group this flow is a member of; `None` for most.
+    sharing: Option<Box<sharing::SenderSharing>>,
+    /// A joiner's hand-over window (`sharing.rs`); `u64::MAX` otherwise.
+    share_cap: u64,
     /// Flow events not yet collected by the simulator (rare; the buffer is reused).
     events: Vec<FlowEvent>,
     /// The window the receiver last advertised (`connection.rs`); `None` while it advertised
@@ -213,6 +218,8 @@ impl Sender {
             last_send: SimTime::ZERO,
             restart_window: None,
             restart_cap: u64::MAX,
+            sharing: None,
+            share_cap: u64::MAX,
             events: Vec::new(),
             peer_window: None,
             stats: SenderStats::default(),
@@ -314,7 +321,7 @@ impl Sender {
             }
             _ => self.cc.cwnd(),
         };
-        window.min(self.restart_cap)
+        window.min(self.restart_cap).min(self.share_cap)
     }
 
     /// Pacing rate in bit/s of payload: the controller's, or Linux's default when pacing is
@@ -348,6 +355,9 @@ impl Sender {
     pub fn start(&mut self, now: SimTime, out: &mut Vec<Packet>) {
         self.next_send_time = now;
         self.mode = "";
+        if self.sharing.is_some() {
+            self.share_on_start(now);
+        }
         self.check_mode(now, ModeCause::Start);
         self.transmit(now, out);
     }

@@ -44,6 +44,9 @@ impl Sender {
         self.episode += 1;
         self.retransmit_now = false;
         self.cc.on_retransmission_timeout(&event);
+        if self.sharing.is_some() {
+            self.share_after_timeout(now);
+        }
         let detail = if new_congestion_event {
             ""
         } else {

@@ -18,6 +18,9 @@ impl Sender {
     /// Send as much as the window, the receive window, pacing, TCP Small Queues and the
     /// application allow.
     pub(super) fn transmit(&mut self, now: SimTime, out: &mut Vec<Packet>) {
+        if self.sharing.is_some() {
+            self.share_before_transmit(now);
+        }
         let packets_before = self.stats.packets_sent;
         let snd_nxt_before = self.board.snd_nxt();
         let mut blocked_by_window = false;
