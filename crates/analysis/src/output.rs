@@ -9,7 +9,8 @@ use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
 
 use cclab_sim::{
-    FinishedFlow, FlowEvent, FlowSample, LinkSample, PacketEvent, PacketEventKind, TraceSink,
+    FinishedFlow, FlowEvent, FlowSample, GroupSample, LinkSample, PacketEvent, PacketEventKind,
+    TraceSink,
 };
 
 use crate::summary::Summary;
@@ -28,6 +29,22 @@ pub const TIMESERIES_COLUMNS: &[&str] = &[
     "pacing_rate_bps",
     "mode",
     "bytes_sent",
+];
+
+/// The columns `timeseries.csv` gains after [`TIMESERIES_COLUMNS`] in a run with TCB
+/// sharing (docs/sharing.md): the flow's group (empty for a flow in none) and the window the
+/// group assigns it.
+pub const SHARING_COLUMNS: &[&str] = &["group", "assigned_cwnd_bytes"];
+
+/// `groups.csv`, in runs with coupled groups: one row per group and sampling tick.
+pub const GROUPS_COLUMNS: &[&str] = &[
+    "time_s",
+    "group",
+    "members",
+    "priority_sum",
+    "aggregate_cwnd_bytes",
+    "aggregate_ssthresh_bytes",
+    "frozen",
 ];
 
 pub const PACKETS_COLUMNS: &[&str] = &["time_s", "flow", "event", "seq", "bytes", "link"];
@@ -76,6 +93,7 @@ pub const RUN_FILES: &[&str] = &[
     "events.csv",
     "packets.csv",
     "flows.csv",
+    "groups.csv",
     crate::html_report::REPORT_FILE,
 ];
 
@@ -434,6 +452,8 @@ pub struct CsvSink {
     packets: Option<PendingCsv>,
     /// `flows.csv`, when the run has workloads.
     flows: Option<PendingCsv>,
+    /// `groups.csv` and the group names, when flows share state.
+    groups: Option<(PendingCsv, Vec<String>)>,
     error: Option<csv::Error>,
     /// Cell text, reused from row to row (see [`write_cells`]).
     cell: String,
@@ -461,12 +481,29 @@ fn write_cells(
 
 impl CsvSink {
     pub fn create(dir: &Path) -> io::Result<Self> {
+        Self::create_with_columns(dir, TIMESERIES_COLUMNS)
+    }
+
+    /// For a run with TCB sharing: `timeseries.csv` also has [`SHARING_COLUMNS`], and
+    /// `groups.csv` is written; `groups` names the run's groups in order.
+    pub fn create_with_groups(dir: &Path, groups: Vec<String>) -> io::Result<Self> {
+        let columns = [TIMESERIES_COLUMNS, SHARING_COLUMNS].concat();
+        let mut sink = Self::create_with_columns(dir, &columns)?;
+        sink.groups = Some((
+            PendingCsv::create(dir.join("groups.csv"), GROUPS_COLUMNS)?,
+            groups,
+        ));
+        Ok(sink)
+    }
+
+    fn create_with_columns(dir: &Path, timeseries: &[&str]) -> io::Result<Self> {
         Ok(CsvSink {
-            timeseries: PendingCsv::create(dir.join("timeseries.csv"), TIMESERIES_COLUMNS)?,
+            timeseries: PendingCsv::create(dir.join("timeseries.csv"), timeseries)?,
             queue: PendingCsv::create(dir.join("queue.csv"), QUEUE_COLUMNS)?,
             events: PendingCsv::create(dir.join("events.csv"), EVENTS_COLUMNS)?,
             packets: None,
             flows: None,
+            groups: None,
             error: None,
             cell: String::new(),
         })
@@ -504,6 +541,9 @@ impl CsvSink {
         if let Some(flows) = self.flows {
             flows.commit()?;
         }
+        if let Some((groups, _)) = self.groups {
+            groups.commit()?;
+        }
         match self.packets {
             Some(packets) => packets.commit(),
             None => Ok(()),
@@ -515,23 +555,53 @@ impl TraceSink for CsvSink {
     fn flow_sample(&mut self, s: &FlowSample) {
         let srtt_ms = s.srtt.map(|d| d.as_millis_f64());
         let rtt_ms = s.rtt.map(|d| d.as_millis_f64());
+        let cells: [Option<&dyn std::fmt::Display>; 13] = [
+            Some(&s.time.as_secs_f64()),
+            Some(&s.flow),
+            Some(&s.cwnd_bytes),
+            s.ssthresh_bytes.as_ref().map(|v| v as _),
+            srtt_ms.as_ref().map(|v| v as _),
+            Some(&s.inflight_bytes),
+            Some(&s.bytes_acked),
+            Some(&s.delivered_bytes),
+            Some(&s.retransmissions),
+            rtt_ms.as_ref().map(|v| v as _),
+            s.pacing_rate_bps.as_ref().map(|v| v as _),
+            Some(&s.mode),
+            Some(&s.bytes_sent),
+        ];
+        let result = match &self.groups {
+            None => write_cells(&mut self.timeseries.writer, &mut self.cell, &cells),
+            Some((_, names)) => {
+                // With TCB sharing the row goes on: the group's name and the window it
+                // assigns, empty for a flow in no group.
+                let group = s.shared.map(|shared| &names[shared.group as usize]);
+                let assigned = s.shared.map(|shared| shared.assigned_cwnd_bytes);
+                let mut all: [Option<&dyn std::fmt::Display>; 15] = [None; 15];
+                all[..13].copy_from_slice(&cells);
+                all[13] = group.map(|g| g as _);
+                all[14] = assigned.as_ref().map(|v| v as _);
+                write_cells(&mut self.timeseries.writer, &mut self.cell, &all)
+            }
+        };
+        self.keep(result);
+    }
+
+    fn group_sample(&mut self, g: &GroupSample) {
+        let Some((groups, names)) = &mut self.groups else {
+            return;
+        };
         let result = write_cells(
-            &mut self.timeseries.writer,
+            &mut groups.writer,
             &mut self.cell,
             &[
-                Some(&s.time.as_secs_f64()),
-                Some(&s.flow),
-                Some(&s.cwnd_bytes),
-                s.ssthresh_bytes.as_ref().map(|v| v as _),
-                srtt_ms.as_ref().map(|v| v as _),
-                Some(&s.inflight_bytes),
-                Some(&s.bytes_acked),
-                Some(&s.delivered_bytes),
-                Some(&s.retransmissions),
-                rtt_ms.as_ref().map(|v| v as _),
-                s.pacing_rate_bps.as_ref().map(|v| v as _),
-                Some(&s.mode),
-                Some(&s.bytes_sent),
+                Some(&g.time.as_secs_f64()),
+                Some(&names[g.group as usize]),
+                Some(&g.members),
+                Some(&g.priority_sum),
+                Some(&g.aggregate_cwnd_bytes),
+                g.aggregate_ssthresh_bytes.as_ref().map(|v| v as _),
+                Some(&g.frozen),
             ],
         );
         self.keep(result);

@@ -146,3 +146,15 @@ impl Sharing {
         }
     }
 }
+
+/// The names of the scenario's groups in order of first appearance (the simulator numbers
+/// them so); empty when no flow shares state.
+pub fn group_names(scenario: &crate::Scenario) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for sharing in scenario.flows.iter().filter_map(|g| g.sharing.as_ref()) {
+        if !names.contains(&sharing.group) {
+            names.push(sharing.group.clone());
+        }
+    }
+    names
+}

@@ -148,7 +148,13 @@ pub fn run(
         .with_context(|| format!("cannot create a folder beside {}", dir.display()))
         .map_err(failed)?;
     let work = staging.path().to_path_buf();
-    let mut sink = CsvSink::create(&work)
+    let groups = cclab_scenario::sharing::group_names(&scenario);
+    let sink = if groups.is_empty() {
+        CsvSink::create(&work)
+    } else {
+        CsvSink::create_with_groups(&work, groups)
+    };
+    let mut sink = sink
         .and_then(|sink| {
             if scenario.output.trace_packets.is_empty() {
                 Ok(sink)

@@ -83,6 +83,9 @@ struct Group {
     /// `handshake`, `drop_syn` (with it), `quick_ack`, and `receive_window = "auto"` (when
     /// no fixed window is drawn).
     connection: (bool, u32, bool, bool),
+    /// TCB sharing among the table's flows (docs/sharing.md): `None`, or `sharing` and
+    /// `join`; `aggregate` only for controllers that take an assigned window.
+    sharing: Option<(&'static str, &'static str)>,
 }
 
 fn group(duration_ms: u64) -> impl Strategy<Value = Group> {
@@ -113,6 +116,13 @@ fn group(duration_ms: u64) -> impl Strategy<Value = Group> {
             any::<bool>(),
             prop_oneof![3 => Just(false), 1 => Just(true)],
         ),
+        prop_oneof![
+            4 => Just(None),
+            1 => Just(Some(("aggregate", "ack-clocked"))),
+            1 => Just(Some(("aggregate", "burst"))),
+            1 => Just(Some(("aggregate", "paced"))),
+            1 => Just(Some(("temporal", ""))),
+        ],
     )
         .prop_map(
             |(
@@ -121,6 +131,7 @@ fn group(duration_ms: u64) -> impl Strategy<Value = Group> {
                 drop,
                 loss_detection,
                 connection,
+                sharing,
             )| Group {
                 cc,
                 slow_start,
@@ -137,6 +148,10 @@ fn group(duration_ms: u64) -> impl Strategy<Value = Group> {
                 receive_window,
                 drop,
                 connection,
+                sharing: sharing.filter(|(mode, _)| {
+                    *mode != "aggregate"
+                        || cclab_cc::registry::takes_assigned_window(ALGORITHMS[cc])
+                }),
             },
         )
 }
@@ -877,6 +892,13 @@ impl Spec {
             }
             if !g.drop.is_empty() {
                 toml.push_str(&format!("drop = {:?}\n", g.drop));
+            }
+            match g.sharing {
+                Some((mode, "")) => toml.push_str(&format!("sharing = \"{mode}\"\n")),
+                Some((mode, join)) => {
+                    toml.push_str(&format!("sharing = \"{mode}\"\njoin = \"{join}\"\n"))
+                }
+                None => {}
             }
             flows += g.count as usize;
         }

@@ -44,7 +44,12 @@ fn run_one(spec: &RunSpec, dir: &Path, keep_runs: bool) -> anyhow::Result<()> {
     let mut files = if keep_runs {
         std::fs::create_dir_all(&run_dir)
             .with_context(|| format!("cannot create {}", run_dir.display()))?;
-        let sink = CsvSink::create(&run_dir)?;
+        let groups = cclab_scenario::sharing::group_names(scenario);
+        let sink = if groups.is_empty() {
+            CsvSink::create(&run_dir)?
+        } else {
+            CsvSink::create_with_groups(&run_dir, groups)?
+        };
         Some(if scenario.output.trace_packets.is_empty() {
             sink
         } else {
