@@ -223,8 +223,8 @@ pub trait CongestionControl: Send {
     fn ssthresh(&self) -> u64;
 
     /// Take a window assigned from outside: a coupled group's share (TCB ensemble sharing,
-    /// RFC 9040 §4.2 and §8; the conservative flow-state exchange of RFC 8699 §5.2 carried
-    /// over to windows) or a window cached from an earlier connection (RFC 9040 §4.1).
+    /// RFC 9040 ensemble sharing; the conservative flow-state exchange of RFC 8699 Algorithm 2 carried
+    /// over to windows) or a window cached from an earlier connection (RFC 9040 temporal sharing).
     /// Afterwards [`CongestionControl::cwnd`] is `cwnd` and, for a controller with a
     /// threshold, [`CongestionControl::ssthresh`] is `ssthresh` ([`UNLIMITED`]: none). The
     /// controller keeps its growth counters and models: a group assigns on every member's ACK.

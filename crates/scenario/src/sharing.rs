@@ -2,7 +2,7 @@
 //! to, how its group shares state, and the options of the coupled controller.
 //!
 //! Sources: RFC 9040 (TCP Control Block Interdependence: temporal and ensemble sharing),
-//! RFC 8699 §5.2 (the conservative flow-state exchange, carried over to windows as ctrlTCP
+//! RFC 8699 Algorithm 2 (the conservative flow-state exchange, carried over to windows as ctrlTCP
 //! does), and "Start Me Up" (Islam and Welzl, ANRW 2016: the ACK-clocked hand-over of a
 //! joining connection's first window). The choices the sources leave open are options here,
 //! each with the default `../shared/reference/seed-spec.md` §3.4–3.5 names.
@@ -13,10 +13,10 @@ use cclab_cc::SimDuration;
 /// [`Sharing`] at all.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SharingMode {
-    /// `"aggregate"`: ensemble sharing (RFC 9040 §4.2) with the coupled controller of
+    /// `"aggregate"`: ensemble sharing (RFC 9040) with the coupled controller of
     /// seed-spec §3.4: one aggregate cwnd and ssthresh, each member gets its priority share.
     Aggregate,
-    /// `"temporal"`: temporal sharing (RFC 9040 §4.1 and §5): a connection that opens after
+    /// `"temporal"`: temporal sharing (RFC 9040): a connection that opens after
     /// another of the group has closed starts from the closed one's cached RTT, RTTVAR,
     /// ssthresh and (decayed) cwnd.
     Temporal,
@@ -110,7 +110,7 @@ pub struct Sharing {
     pub group: String,
     pub mode: SharingMode,
     pub join: JoinMode,
-    /// `priority` (default 1): shares are proportional to priorities (RFC 8699 §5.1; the
+    /// `priority` (default 1): shares are proportional to priorities (RFC 8699's FSE priorities; the
     /// WebRTC levels very-low … high map to 1, 2, 4, 8).
     pub priority: u32,
     /// `scale_growth` (default false): the aggregate grows by Δ·P(c)/S_P instead of Δ, so

@@ -56,7 +56,7 @@ pub struct GroupSample {
     pub aggregate_cwnd_bytes: u64,
     /// S_SS; `None` while unlimited.
     pub aggregate_ssthresh_bytes: Option<u64>,
-    /// The 2-RTT freeze after a decrease is running (RFC 8699 §5.2).
+    /// The 2-RTT freeze after a decrease is running (RFC 8699 Algorithm 2).
     pub frozen: bool,
 }
 

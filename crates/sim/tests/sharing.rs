@@ -171,7 +171,7 @@ fn every_flow_delivers_all_its_bytes_once_in_every_mode() {
 
 #[test]
 fn priorities_one_to_two_share_the_aggregate_one_to_two() {
-    // RFC 8699 §5.1: two coupled long flows with priorities 1 and 2 are assigned 1/3 and 2/3
+    // RFC 8699's FSE priorities: two coupled long flows with priorities 1 and 2 are assigned 1/3 and 2/3
     // of the aggregate at every sample (to the byte the rounding hands out).
     let text = r#"
         duration = "5s"
@@ -214,7 +214,7 @@ fn priorities_one_to_two_share_the_aggregate_one_to_two() {
 
 #[test]
 fn temporal_sharing_starts_a_later_connection_from_the_cached_state_while_fresh() {
-    // RFC 9040 §5.1: the second connection opens after the first closed, within one RTO
+    // RFC 9040, temporal sharing: the second connection opens after the first closed, within one RTO
     // (min_rto 5 s: no decay), so it starts from the first's cached RTT estimate and window
     // instead of "no sample yet" and 2 segments. With a lifetime shorter than the gap it
     // starts as usual. A buffer that never overflows keeps the first transfer lossless.
@@ -264,8 +264,7 @@ fn temporal_sharing_starts_a_later_connection_from_the_cached_state_while_fresh(
     let last = sink
         .flows
         .iter()
-        .filter(|s| s.flow == 0)
-        .last()
+        .rfind(|s| s.flow == 0)
         .copied()
         .expect("flow 0 sampled");
     let fresh = first_sample(&sink);

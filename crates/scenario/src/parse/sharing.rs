@@ -54,8 +54,8 @@ fn boolean(section: &Section, key: &str, default: bool) -> Result<bool, Scenario
     }
 }
 
-/// The flow table's sharing settings; `None` for `sharing = "none"` (the default), in which
-/// case no other key of this part may be given.
+/// The flow table's sharing settings; `None` for `sharing = "none"` (the default). Without
+/// `sharing`, no other key of this part may be given.
 pub(super) fn sharing(section: &Section) -> Result<Option<Sharing>, ScenarioError> {
     let mode = word(
         section,
@@ -67,6 +67,12 @@ pub(super) fn sharing(section: &Section) -> Result<Option<Sharing>, ScenarioErro
         ],
     )?;
     let Some(mode) = mode else {
+        // `sharing = "none"` written out turns sharing off and leaves the other keys unused,
+        // so that one `--set flows.N.sharing="none"` compares a coupled run with an
+        // uncoupled one; without `sharing` at all they are a mistake.
+        if section.get("sharing").is_some() {
+            return Ok(None);
+        }
         if let Some(key) = KEYS[2..]
             .iter()
             .chain(&KEYS[..1])

@@ -30,6 +30,11 @@ fn without_the_keys_a_flow_shares_nothing() {
     assert_eq!(scenario.flows[0].sharing, None);
     let scenario = parse("[[flows]]\ncc = \"reno\"\nsharing = \"none\"\n");
     assert_eq!(scenario.flows[0].sharing, None);
+    // Written out, "none" leaves the other keys unused (one --set switches a group off).
+    let scenario = parse(
+        "[[flows]]\ncc = \"reno\"\nsharing = \"none\"\ngroup = \"g\"\njoin = \"burst\"\npriority = 3\n",
+    );
+    assert_eq!(scenario.flows[0].sharing, None);
 }
 
 #[test]
@@ -37,7 +42,7 @@ fn a_table_with_sharing_is_its_own_group_with_the_documented_defaults() {
     let scenario = parse("[[flows]]\ncc = \"reno\"\ncount = 3\nsharing = \"aggregate\"\n");
     // seed-spec §3.4–3.5 defaults: option A, unscaled growth, leave keeps the aggregate,
     // proportional timeout, "freed" slots per ACK, one segment at once; the paper's
-    // ACK-clocked join; priority 1 (RFC 8699 §5.1); Linux's one-hour metrics lifetime.
+    // ACK-clocked join; priority 1 (RFC 8699's FSE priorities); Linux's one-hour metrics lifetime.
     assert_eq!(
         scenario.flows[0].sharing,
         Some(Sharing::new("flows.0".into(), SharingMode::Aggregate))

@@ -1,5 +1,5 @@
 //! The coupled controller's bookkeeping for one group, as plain data (seed-spec §3.4: the
-//! conservative flow-state exchange of RFC 8699 §5.2, Algorithm 2, carried over from rates
+//! conservative flow-state exchange of RFC 8699 Algorithm 2, carried over from rates
 //! to windows as ctrlTCP does): the aggregate window S_CW and threshold S_SS, the priority
 //! sum S_P, the 2-RTT freeze, and every member's share `P(i)·S_CW/S_P`.
 
@@ -12,7 +12,7 @@ use super::join::Handover;
 #[derive(Clone, Debug, PartialEq)]
 pub struct Member {
     pub flow: u32,
-    /// P(c) > 0 (RFC 8699 §5.1).
+    /// P(c) > 0 (RFC 8699's FSE priorities).
     pub priority: u32,
     /// Between join and leave.
     pub active: bool,
@@ -46,7 +46,7 @@ pub struct Group {
     pub aggregate_ssthresh: u64,
     /// S_P over the active members.
     pub priority_sum: u64,
-    /// RFC 8699 §5.2: after a decrease S_CW is frozen until then.
+    /// RFC 8699 Algorithm 2: after a decrease S_CW is frozen until then.
     pub frozen_until: Option<SimTime>,
     pub members: Vec<Member>,
     /// Bumped by every reassignment: a member whose controller saw an older one takes its
@@ -147,7 +147,7 @@ impl Group {
                 }
             }
             Change::Proposal { cwnd } => {
-                // RFC 8699 §5.2: a decrease scales the aggregate by the member's own ratio,
+                // RFC 8699 Algorithm 2: a decrease scales the aggregate by the member's own ratio,
                 // once; then the aggregate is frozen for 2 RTTs of that member.
                 if !frozen {
                     self.aggregate_cwnd =
@@ -179,7 +179,7 @@ impl Group {
     }
 
     /// Every active member's share: `P(i)·S_CW/S_P`, water-filled so that no member gets less
-    /// than one segment (as RFC 8699 §5.1 step (c) caps flows and redistributes the rest)
+    /// than one segment (as RFC 8699 Algorithm 1 step (c) caps flows and redistributes the rest)
     /// and rounded so that the shares sum to S_CW exactly; ssthresh `P(i)·S_SS/S_P`, at
     /// least 2 segments (RFC 5681 eq. 4), or unlimited while S_SS is.
     fn reassign(&mut self) {

@@ -1,4 +1,4 @@
-//! The coupled controller's bookkeeping (seed-spec §3.4; RFC 8699 §5.2 Algorithm 2 carried
+//! The coupled controller's bookkeeping (seed-spec §3.4; RFC 8699 Algorithm 2 Algorithm 2 carried
 //! over to windows) and the hand-over (§3.5), with every expectation worked out by hand in
 //! the test from the rules. MSS 1000 bytes throughout, so windows read as segments × 1000.
 
@@ -75,7 +75,7 @@ fn option_b_adds_the_joiners_initial_window() {
 
 #[test]
 fn priorities_one_to_two_give_a_third_and_two_thirds() {
-    // RFC 8699 §5.1: shares P(i)/S_P. S_CW = 30 segments: 10 and 20.
+    // RFC 8699's FSE priorities: shares P(i)/S_P. S_CW = 30 segments: 10 and 20.
     let group = running(&[1, 2], 30 * MSS);
     assert_eq!(shares(&group), [10 * MSS, 20 * MSS]);
 }
@@ -114,8 +114,8 @@ fn shares_always_sum_to_the_aggregate() {
 #[test]
 fn no_member_gets_less_than_a_segment_and_the_rest_shares_what_is_left() {
     // S_CW = 3 segments, priorities 1 and 8: 1/9 of 3000 = 333 bytes is below a segment, so
-    // that member gets 1000 and the other the remaining 2000 (water-filling, RFC 8699 §5.1
-    // step (c) turned into a floor). The sum stays 3000.
+    // that member gets 1000 and the other the remaining 2000 (the water-filling of RFC 8699
+    // Algorithm 1 step (c), turned into a floor). The sum stays 3000.
     let group = running(&[1, 8], 3 * MSS);
     assert_eq!(shares(&group), [MSS, 2 * MSS]);
 }
@@ -140,7 +140,7 @@ fn growth_adds_the_members_increase_or_its_priority_share_of_it() {
 
 #[test]
 fn a_decrease_is_proportional_and_applied_at_most_once_per_two_rtts() {
-    // RFC 8699 §5.2: member 0 (10 of 20 segments) halves to 5 at t = 1 s, SRTT 100 ms:
+    // RFC 8699 Algorithm 2: member 0 (10 of 20 segments) halves to 5 at t = 1 s, SRTT 100 ms:
     // S_CW = 20 · 5/10 = 10 segments, S_SS = S_CW = 10, shares 5 and 5, ssthresh 5 and 5;
     // frozen until 1 s + 2 · 100 ms = 1.2 s.
     let mut group = running(&[1, 1], 20 * MSS);

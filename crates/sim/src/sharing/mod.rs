@@ -1,7 +1,7 @@
 //! TCB sharing between connections (issue 12, docs/sharing.md): the groups of a run.
 //!
 //! - `group.rs`: the coupled controller's bookkeeping (`sharing = "aggregate"`, seed-spec
-//!   §3.4, RFC 8699 §5.2 carried over to windows);
+//!   §3.4, RFC 8699 Algorithm 2 carried over to windows);
 //! - `join.rs`: a joiner's first RTT, ACK-clocked ("Start Me Up"), paced or a burst;
 //! - `temporal.rs`: RFC 9040 temporal sharing's cache (`sharing = "temporal"`).
 //!

@@ -1,4 +1,4 @@
-//! Temporal sharing (RFC 9040 §4.1 and §5): when a connection closes, its RTT, RTTVAR,
+//! Temporal sharing (RFC 9040, "Temporal Sharing"): when a connection closes, its RTT, RTTVAR,
 //! ssthresh and cwnd are cached for its host pair (the group); a connection that opens
 //! later starts from them instead of RFC 6298's "no sample yet" and the initial window.
 //!
@@ -45,13 +45,13 @@ pub struct TemporalCache {
 }
 
 impl TemporalCache {
-    /// RFC 9040 §5.2 (cache update at close): the closing connection's state replaces the
+    /// RFC 9040's cache update at close: the closing connection's state replaces the
     /// entry. A connection without an RTT sample has nothing worth caching.
     pub fn on_close(&mut self, tcb: CachedTcb) {
         self.entry = Some(tcb);
     }
 
-    /// RFC 9040 §5.1 (initialisation of a new TCB) from a fresh entry, with the cwnd decayed
+    /// RFC 9040's initialisation of a new TCB from a fresh entry, with the cwnd decayed
     /// over the time since the close; `None` without a fresh entry (the connection starts as
     /// usual).
     pub fn initial(
@@ -126,7 +126,7 @@ mod tests {
 
     #[test]
     fn a_connection_opened_at_once_takes_the_cached_state_unchanged() {
-        // Less than one RTO (200 ms) after the close: no halving (RFC 9040 §5.1:
+        // Less than one RTO (200 ms) after the close: no halving (RFC 9040's initialisation:
         // new_RTT = old_RTT, new_RTTVAR = old_RTTVAR, new_ssthresh = old_ssthresh,
         // new_sendcwnd = old_sendcwnd).
         let init = cache()

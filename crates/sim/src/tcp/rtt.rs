@@ -66,7 +66,7 @@ impl RttEstimator {
         self.backoff_exponent = 0;
     }
 
-    /// Start from an earlier connection's estimates (RFC 9040 §5.1, temporal sharing:
+    /// Start from an earlier connection's estimates (RFC 9040, temporal sharing, initialisation of a new TCB:
     /// new_RTT = old_RTT, new_RTTVAR = old_RTTVAR) instead of RFC 6298 §2.1's "no sample
     /// yet"; the connection's own samples then update them as §2.3 says.
     pub fn seed(&mut self, srtt: SimDuration, rttvar: SimDuration) {

@@ -77,7 +77,7 @@ impl Sender {
     }
 
     /// The flow starts: join the group (seed-spec §3.4 step 1; the hand-over of §3.5), or
-    /// start from the temporal cache (RFC 9040 §5.1).
+    /// start from the temporal cache (RFC 9040, temporal sharing).
     #[cold]
     #[inline(never)]
     pub(super) fn share_on_start(&mut self, now: SimTime) {
