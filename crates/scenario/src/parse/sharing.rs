@@ -194,6 +194,12 @@ pub(super) fn check_groups(root: &Section, flows: &[FlowGroup]) -> Result<(), Sc
                 ));
             }
         }
+        if group.on_off.is_some() {
+            return Err(root.invalid(
+                &key,
+                "an on/off application's flow would leave its group at its first idle period; remove on_off or the sharing keys",
+            ));
+        }
         if sharing.mode == SharingMode::Aggregate
             && !cclab_cc::registry::takes_assigned_window(group.cc)
         {

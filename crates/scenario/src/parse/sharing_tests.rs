@@ -108,6 +108,11 @@ fn inconsistent_groups_are_refused_in_one_sentence() {
         "only priority may differ",
     );
     assert_refused(
+        "[[flows]]\ncc = \"reno\"\nsharing = \"aggregate\"\non_off = { on = \"1s\", off = \"1s\" }\n",
+        "flows.0.sharing",
+        "on/off",
+    );
+    assert_refused(
         "[[flows]]\ncc = \"vivace\"\nsharing = \"aggregate\"\n",
         "flows.0.sharing",
         "cannot take a share",
