@@ -101,7 +101,11 @@ impl Sender {
                 );
                 drop(shared);
                 if let Some(init) = init {
-                    self.rtt.seed(init.srtt, init.rttvar);
+                    // A handshake's RTT sample (`on_established`, just before) is fresher
+                    // than the cache: the cached estimate only replaces "no sample yet".
+                    if self.rtt.srtt().is_none() {
+                        self.rtt.seed(init.srtt, init.rttvar);
+                    }
                     self.cc.assign_window(init.cwnd, init.ssthresh);
                 }
             }
