@@ -223,6 +223,13 @@ impl CongestionControl for Compound {
         ControllerMetrics::with_slow_start(self.slow_start.as_ref())
     }
 
+    fn on_undo(&mut self, event: &crate::controller::UndoEvent) {
+        // Linux's `tcp_reno_undo_cwnd` applied to the whole window win = cwnd + dwnd: the
+        // loss-based part takes back what the reduction took, the delay part stays as it is.
+        self.cwnd = self.cwnd.max(event.prior_cwnd.saturating_sub(self.dwnd));
+        self.ssthresh = self.ssthresh.max(event.prior_ssthresh);
+    }
+
     fn cwnd(&self) -> u64 {
         self.win()
     }
