@@ -125,6 +125,11 @@ pub struct Packet {
     /// the receiver advertises none (the sender keeps its configured cap). Two bytes, in
     /// what was padding: the packet stays 96 bytes.
     pub window: u16,
+    /// RFC 7323 timestamp, in microsecond ticks of the sender's clock (wrapping): a data
+    /// segment's TSval, an ACK's TSecr (the receiver's TS.Recent, §4.3); 0 when absent.
+    /// Only senders with `undo` stamp their segments (Eifel detection, RFC 3522); the data
+    /// sender's TSecr and the ACK's own TSval are not modelled, nothing reads them.
+    pub ts: u32,
 }
 
 impl Packet {
@@ -153,6 +158,7 @@ impl Packet {
             xcp: XcpHeader::default(),
             vcp: None,
             window: 0,
+            ts: 0,
         }
     }
 }

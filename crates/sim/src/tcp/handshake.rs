@@ -172,6 +172,7 @@ fn control_packet(flow: u32, kind: PacketKind, wire_bytes: u32) -> Packet {
         xcp: XcpHeader::default(),
         vcp: None,
         window: 0,
+        ts: 0,
     }
 }
 

@@ -76,6 +76,10 @@ pub struct Receiver {
     ack_kind: PacketKind,
     /// Dynamic right-sizing, with `receive_window = "auto"`.
     window: Option<Box<ReceiveWindow>>,
+    /// RFC 7323 §4.3 TS.Recent, echoed as every ACK's TSecr (0 until a stamped segment
+    /// came), and Last.ACK.sent, the cumulative ACK of the latest ACK sent.
+    ts_recent: u32,
+    last_ack_sent: u64,
 }
 
 impl Receiver {
@@ -99,6 +103,8 @@ impl Receiver {
                 .auto_window_mss
                 .map(|mss| Box::new(ReceiveWindow::new(mss))),
             config,
+            ts_recent: 0,
+            last_ack_sent: 0,
         }
     }
 
@@ -127,6 +133,9 @@ impl Receiver {
         }
         if data.vcp.is_some() {
             self.vcp_load = self.vcp_load.max(data.vcp);
+        }
+        if data.ts != 0 {
+            self.update_ts_recent(data);
         }
         if end <= self.rcv_nxt
             || self
@@ -194,6 +203,19 @@ impl Receiver {
         self.make_ack()
     }
 
+    /// RFC 7323 §4.3 (2): "If SEG.TSval >= TS.Recent and SEG.SEQ <= Last.ACK.sent, then
+    /// SEG.TSval is copied to TS.Recent": the echo is the timestamp of the segment that
+    /// advanced (or would advance) the left edge, so an ACK of a hole filled by the
+    /// delayed original echoes the original's time, not the retransmission's (RFC 3522).
+    #[cold]
+    fn update_ts_recent(&mut self, data: &Packet) {
+        // Timestamps compare modulo 2^32 (RFC 7323 §5.2).
+        let not_older = data.ts.wrapping_sub(self.ts_recent) as i32 >= 0 || self.ts_recent == 0;
+        if not_older && data.seq <= self.last_ack_sent {
+            self.ts_recent = data.ts;
+        }
+    }
+
     /// The delayed-ACK timer expired.
     pub fn on_delayed_ack_timer(&mut self) -> Option<Packet> {
         self.delayed_ack_deadline = None;
@@ -239,6 +261,7 @@ impl Receiver {
     }
 
     fn make_ack(&mut self) -> Packet {
+        self.last_ack_sent = self.rcv_nxt;
         self.segments_unacked = 0;
         self.delayed_ack_deadline = None;
         self.acks_sent += 1;
@@ -279,6 +302,7 @@ impl Receiver {
                 }),
             vcp: self.vcp_load.take(),
             window: self.window.as_deref().map_or(0, ReceiveWindow::scaled),
+            ts: self.ts_recent,
         }
     }
 }
@@ -317,6 +341,7 @@ mod tests {
             xcp: XcpHeader::default(),
             vcp: None,
             window: 0,
+            ts: 0,
         }
     }
 

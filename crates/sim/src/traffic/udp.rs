@@ -162,6 +162,7 @@ impl UdpSource {
             xcp: XcpHeader::default(),
             vcp: None,
             window: 0,
+            ts: 0,
         };
         self.run_index += 1;
         let next = match &mut self.schedule {
@@ -236,6 +237,7 @@ impl UdpSource {
             retransmissions: 0,
             timeouts: 0,
             fast_recoveries: 0,
+            undos: None,
             ce_bytes: 0,
             ecn_reductions: 0,
             mean_rtt: None,

@@ -81,6 +81,7 @@ pub(super) fn ack(cumulative: u64, sack: &[(u64, u64)]) -> Packet {
         xcp: XcpHeader::default(),
         vcp: None,
         window: 0,
+        ts: 0,
     }
 }
 

@@ -119,6 +119,9 @@ impl Sender {
         if retransmission {
             self.board.on_retransmit(seq, now, send_state, self.episode);
             self.stats.retransmissions += 1;
+            if self.undo.is_some() {
+                self.undo_on_retransmit(now);
+            }
         } else {
             self.board.push(len, now, send_state);
         }
@@ -168,6 +171,11 @@ impl Sender {
             // VCP (§3): the sender marks the segment capable; routers raise the code.
             vcp: self.speaks_vcp.then_some(LoadFactor::Unmeasured),
             window: 0,
+            ts: if self.undo.is_some() {
+                super::undo::ts_val(now)
+            } else {
+                0
+            },
         });
     }
 
