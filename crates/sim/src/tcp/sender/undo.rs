@@ -353,3 +353,7 @@ impl Sender {
         self.check_mode(now, ModeCause::Undo);
     }
 }
+
+#[cfg(test)]
+#[path = "undo_tests.rs"]
+mod tests;
