@@ -284,6 +284,26 @@ mod tests {
         (c, path)
     }
 
+    /// Undo after a fast recovery: the paper's loss response cut the whole window win =
+    /// cwnd + dwnd = 80 + 20 = 100 packets to cwnd = 40, dwnd = (100·(1 − β) − 40)^+ = 10
+    /// (β = 0.5). `tcp_reno_undo_cwnd` on the whole window: win comes back to 100 packets
+    /// with dwnd kept, so cwnd = 100 − 10 = 90; ssthresh to prior_ssthresh.
+    #[test]
+    fn undo_restores_the_whole_window_and_keeps_the_delay_part() {
+        let (mut c, _) = in_avoidance(80, 20);
+        let prior = c.cwnd();
+        assert_eq!(prior, 100 * MSS);
+        c.on_congestion_event(&loss(100 * MSS));
+        assert_eq!((c.loss_window(), c.dwnd()), (40 * MSS, 10 * MSS));
+        c.on_undo(&crate::controller::UndoEvent {
+            now: crate::time::SimTime::ZERO,
+            prior_cwnd: prior,
+            prior_ssthresh: 80 * MSS,
+        });
+        assert_eq!((c.loss_window(), c.dwnd()), (90 * MSS, 10 * MSS));
+        assert_eq!((c.cwnd(), c.ssthresh()), (prior, 80 * MSS));
+    }
+
     #[test]
     fn delay_window_grows_by_alpha_win_to_the_k_minus_one() {
         let (mut c, mut path) = in_avoidance(80, 0);
