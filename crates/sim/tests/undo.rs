@@ -76,3 +76,86 @@ fn a_timeout_for_a_real_loss_is_not_undone() {
     assert_eq!(flow.undos, Some(0));
     assert!(flow.completed_at.is_some());
 }
+
+/// A trace link (mahimahi: one 1504-byte opportunity per listed millisecond) that delivers
+/// every millisecond but falls silent from 2 s to 3 s: a delay spike of up to one second
+/// with no loss (the buffer holds far more than the receive window lets the flow send), as
+/// a cellular link's outage. The RTO (200 ms floor, RTT ≈ 42 ms) fires during the silence
+/// though every segment is only waiting in the queue.
+fn outage_trace() -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("cclab-undo-outage-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir is writable");
+    let path = dir.join("outage.trace");
+    let lines: Vec<String> = (1..=2000u32)
+        .chain(3001..=6000)
+        .map(|ms| ms.to_string())
+        .collect();
+    std::fs::write(&path, lines.join("\n") + "\n").expect("temp file is writable");
+    path
+}
+
+fn outage(keys: &str) -> (cclab_sim::FlowResult, cclab_sim::MemorySink) {
+    let text = format!(
+        r#"
+        duration = "5s"
+        [topology]
+        bottleneck = {{ kind = "trace", trace = "{}", delay = "20ms", buffer = 1000 }}
+        [[flows]]
+        cc = "reno"
+        receive_window = 40
+        {keys}
+        "#,
+        outage_trace().display()
+    );
+    let (result, sink) = run(&text);
+    (result.flows[0].clone(), sink)
+}
+
+#[test]
+fn a_timeout_during_an_outage_without_loss_is_undone_and_the_window_restored() {
+    use cclab_sim::trace::FlowEventKind;
+    let (flow, sink) = outage("undo = true\nfrto = true");
+    assert_eq!((flow.drops, flow.ack_drops), (0, 0), "nothing is lost");
+    assert!(flow.timeouts >= 1, "the silence outlasts the RTO");
+    let first_timeout = sink
+        .events
+        .iter()
+        .find(|e| e.kind == FlowEventKind::Timeout)
+        .expect("a timeout")
+        .time;
+    // The window before the timeout (receive-window limited, so it no longer grows).
+    let before = sink
+        .flows
+        .iter()
+        .rfind(|s| s.time < first_timeout)
+        .expect("sampled before");
+    let undos: Vec<_> = sink
+        .events
+        .iter()
+        .filter(|e| e.kind == FlowEventKind::Undo)
+        .collect();
+    // One episode (repeated timeouts on the same snd_una are one reduction, RFC 5681 §3.1):
+    // undone once, when the first ACKs after the silence echo the originals' timestamps
+    // (Linux `tcp_try_undo_loss`, checked before F-RTO's step 3).
+    assert_eq!(undos.len(), 1, "{undos:?}");
+    assert_eq!(undos[0].detail, "timestamp");
+    assert_eq!(flow.undos, Some(1));
+    assert!(undos[0].time.as_secs_f64() > 3.0);
+    // `tcp_undo_cwnd_reduction` with `tcp_reno_undo_cwnd`: cwnd = max(1 MSS…, prior_cwnd),
+    // ssthresh = max(halved, prior_ssthresh = max(ssthresh, ¾·cwnd)).
+    assert_eq!(undos[0].cwnd_bytes, before.cwnd_bytes);
+    let prior_ssthresh = before
+        .ssthresh_bytes
+        .map(|s| s.max(before.cwnd_bytes / 2 + before.cwnd_bytes / 4));
+    assert_eq!(undos[0].ssthresh_bytes, prior_ssthresh);
+
+    // Without undo the timeout stands: no `undo` rows, no `undos` key, and the window
+    // restarts from the loss window.
+    let (plain, sink) = outage("");
+    assert!(plain.timeouts >= 1);
+    assert_eq!(plain.undos, None);
+    assert!(sink.events.iter().all(|e| e.kind != FlowEventKind::Undo));
+    // After the silence the undone flow sends its whole receive window at once; the other
+    // slow-starts from one segment with ssthresh halved, log2(40) ≈ 5 RTTs to get there.
+    assert!(flow.delivered_bytes > plain.delivered_bytes);
+}

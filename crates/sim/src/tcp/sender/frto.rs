@@ -55,7 +55,10 @@ impl Sender {
         }
         let una = self.board.snd_una();
         if frto.sent_new_data {
-            // Step 3.a: a duplicate ACK, or a SACK above a hole: the loss was real.
+            // Step 3.a: a duplicate ACK, or a SACK above a hole: the loss was real. Any other
+            // ACK leaves F-RTO waiting for the deciding one; either way the segments marked
+            // lost may go again (Linux: `REXMIT_LOST` unless step 2.b holds them).
+            self.board.release_retransmissions();
             if !facts.advanced || self.board.sacked_bytes() > 0 {
                 self.frto_give_up();
             }
