@@ -83,7 +83,10 @@ fn a_timeout_for_a_real_loss_is_not_undone() {
 /// a cellular link's outage. The RTO (200 ms floor, RTT ≈ 42 ms) fires during the silence
 /// though every segment is only waiting in the queue.
 fn outage_trace() -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("cclab-undo-outage-{}", std::process::id()));
+    // One file per call: tests run in parallel threads of one process.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("cclab-undo-outage-{}-{call}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir is writable");
     let path = dir.join("outage.trace");
     let lines: Vec<String> = (1..=2000u32)
@@ -158,4 +161,14 @@ fn a_timeout_during_an_outage_without_loss_is_undone_and_the_window_restored() {
     // After the silence the undone flow sends its whole receive window at once; the other
     // slow-starts from one segment with ssthresh halved, log2(40) ≈ 5 RTTs to get there.
     assert!(flow.delivered_bytes > plain.delivered_bytes);
+}
+
+#[test]
+fn without_sack_the_timestamps_still_undo_the_outage_timeout() {
+    // Eifel detection needs no SACK (RFC 3522): a NewReno flow over the same silence is
+    // undone as the SACK flow is; its receiver sends no DSACK blocks (RFC 2883 needs SACK).
+    let (flow, sink) = outage("recovery = \"newreno\"\nundo = true\nfrto = true");
+    assert_eq!((flow.drops, flow.timeouts >= 1), (0, true));
+    assert_eq!(flow.undos, Some(1));
+    assert!(sink.events.iter().any(|e| e.detail == "timestamp"));
 }

@@ -59,8 +59,9 @@ pub fn endpoints(
         header_bytes: group.header_bytes,
         sack: group.recovery.uses_sack(),
         // RACK-TLP adapts its reordering window to DSACKs (RFC 8985 §6.2).
-        // So does undo (RFC 3708: all retransmissions DSACKed).
-        dsack: group.loss_detection == LossDetection::RackTlp || group.undo,
+        // So does undo (RFC 3708: all retransmissions DSACKed), when SACK is on.
+        dsack: group.loss_detection == LossDetection::RackTlp
+            || (group.undo && group.recovery == Recovery::Sack),
         delayed_ack: group.delayed_ack,
         size,
         fin: group.connection.handshake,
