@@ -15,7 +15,7 @@
 //! `undo_cwnd`), ssthresh comes back to at least `prior_ssthresh`, and after a timeout the
 //! segments it marked lost are unmarked. All of it is off unless the flow sets `undo`.
 
-use cclab_cc::{SimTime, UNLIMITED, UndoEvent};
+use cclab_cc::{SimTime, UndoEvent};
 
 use crate::packet::Packet;
 use crate::trace::FlowEventKind;
@@ -211,6 +211,14 @@ impl Sender {
         }
     }
 
+    /// Linux `tcp_try_undo_dsack`'s test: a reduction to undo, and every one of its
+    /// retransmissions DSACKed (`undo_marker && !undo_retrans`).
+    fn all_retransmissions_dsacked(&self) -> bool {
+        self.undo
+            .as_deref()
+            .is_some_and(|u| u.marker.is_some() && u.retrans == Some(0))
+    }
+
     /// Linux `tcp_may_undo`: there is a reduction to undo, and every retransmission was
     /// DSACKed or the ACK shows the originals arrived.
     fn may_undo(&self, ack: &Packet) -> Option<UndoCause> {
@@ -274,7 +282,7 @@ impl Sender {
                     // and no retransmission is out.
                     self.undo_reduction(now, UndoCause::Timestamp, true);
                     self.exit_recovery(now);
-                } else if self.undo.as_deref().is_some_and(|u| u.retrans == Some(0)) {
+                } else if self.all_retransmissions_dsacked() {
                     // `tcp_try_undo_dsack`, then `tcp_try_to_open`.
                     self.undo_reduction(now, UndoCause::Dsack, false);
                     self.exit_recovery(now);
@@ -284,7 +292,7 @@ impl Sender {
             LossState::Open | LossState::Cwr { .. } => {
                 // `tcp_try_undo_dsack` in Open/Disorder: DSACKs that arrive after the
                 // recovery ended can still show it spurious.
-                if self.undo.as_deref().is_some_and(|u| u.retrans == Some(0)) {
+                if self.all_retransmissions_dsacked() {
                     self.undo_reduction(now, UndoCause::Dsack, false);
                 }
             }
@@ -348,7 +356,6 @@ impl Sender {
         self.stats.undos += 1;
         // The controller's own window is in force again (no idle-restart cap).
         self.restart_cap = u64::MAX;
-        debug_assert!(self.cc.ssthresh() == UNLIMITED || self.cc.ssthresh() > 0);
         self.record(now, FlowEventKind::Undo, "", "", cause.name());
         self.check_mode(now, ModeCause::Undo);
     }

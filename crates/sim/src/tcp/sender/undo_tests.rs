@@ -246,6 +246,9 @@ fn dsack_of_every_retransmission_undoes_the_fast_recovery() {
     assert_eq!(undos.len(), 1);
     assert_eq!(undos[0].detail, "dsack");
     assert_eq!(undos[0].cwnd_bytes, prior_cwnd);
+    // The episode's undo is used up (`undo_marker` = 0): later ACKs undo nothing more.
+    s.on_ack(at(130), &ack(all, &[(0, 1000)], 0), &mut out);
+    assert_eq!(s.stats.undos, 1);
     assert_eq!(undos[0].ssthresh_bytes, None);
 }
 
