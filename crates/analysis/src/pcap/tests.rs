@@ -24,6 +24,7 @@ fn packet(kind: PacketKind, flow: u32, seq: u64, payload: u32, sack: &[(u64, u64
         xcp: XcpHeader::default(),
         vcp: None,
         window: 0,
+        ts: 0,
     }
 }
 
