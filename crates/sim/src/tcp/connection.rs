@@ -61,7 +61,7 @@ pub fn endpoints(
         // RACK-TLP adapts its reordering window to DSACKs (RFC 8985 §6.2).
         // So does undo (RFC 3708: all retransmissions DSACKed), when SACK is on.
         dsack: group.loss_detection == LossDetection::RackTlp
-            || (group.undo && group.recovery == Recovery::Sack),
+            || (group.undo && group.recovery.uses_sack()),
         delayed_ack: group.delayed_ack,
         size,
         fin: group.connection.handshake,

@@ -10,7 +10,8 @@
 use cclab_cc::{SimDuration, SimTime};
 
 use crate::packet::{
-    Ecn, LoadFactor, MAX_SACK_BLOCKS, Packet, PacketKind, SackBlock, XcpHeader, sack_option_bytes,
+    Ecn, LoadFactor, MAX_SACK_BLOCKS, Packet, PacketKind, SackBlock, SackOffsets, XcpHeader,
+    sack_option_bytes,
 };
 use crate::range_set::RangeSet;
 use crate::tcp::receive_window::ReceiveWindow;
@@ -253,9 +254,8 @@ impl Receiver {
         let mut sack = [SackBlock::default(); MAX_SACK_BLOCKS];
         sack[0] = duplicate;
         let count = 1 + (ack.sack_count as usize).min(MAX_SACK_BLOCKS - 1);
-        sack[1..count].copy_from_slice(&ack.sack[..count - 1]);
-        ack.sack = sack;
-        ack.sack_count = count as u8;
+        sack[1..count].copy_from_slice(&ack.sack_blocks()[..count - 1]);
+        ack.set_sack_blocks(&sack[..count]);
         ack.wire_bytes = self.config.header_bytes as u32 + sack_option_bytes(count);
         ack
     }
@@ -278,16 +278,16 @@ impl Receiver {
             self.recent_blocks = sack;
             self.recent_count = count;
         }
-        Packet {
+        let mut ack = Packet {
             flow: self.config.flow,
             hop: 0,
             kind: self.ack_kind,
             retransmission: false,
-            sack_count: count as u8,
+            sack_count: 0,
             wire_bytes: self.config.header_bytes as u32 + sack_option_bytes(count),
             payload: 0,
             seq: self.rcv_nxt,
-            sack,
+            sack: [SackOffsets::default(); MAX_SACK_BLOCKS],
             // Pure ACKs are not ECN-capable (RFC 3168 §6.1.4).
             ecn: Ecn::NotEct,
             ce_bytes: self.ce_bytes,
@@ -303,7 +303,9 @@ impl Receiver {
             vcp: self.vcp_load.take(),
             window: self.window.as_deref().map_or(0, ReceiveWindow::scaled),
             ts: self.ts_recent,
-        }
+        };
+        ack.set_sack_blocks(&sack[..count]);
+        ack
     }
 }
 
@@ -335,7 +337,7 @@ mod tests {
             wire_bytes: 1052,
             payload: 1000,
             seq,
-            sack: [SackBlock::default(); 3],
+            sack: [SackOffsets::default(); 3],
             ecn: Ecn::NotEct,
             ce_bytes: 0,
             xcp: XcpHeader::default(),
@@ -373,7 +375,7 @@ mod tests {
         let ack = r.on_data(at(1), &data(2000)).unwrap();
         assert_eq!(ack.seq, 1000);
         assert_eq!(
-            ack.sack_blocks(),
+            &ack.sack_blocks()[..],
             &[SackBlock {
                 start: 2000,
                 end: 3000
@@ -383,7 +385,7 @@ mod tests {
         assert_eq!(ack.wire_bytes, 62);
         let ack = r.on_data(at(2), &data(4000)).unwrap();
         assert_eq!(
-            ack.sack_blocks(),
+            &ack.sack_blocks()[..],
             &[
                 SackBlock {
                     start: 4000,
@@ -397,7 +399,7 @@ mod tests {
         );
         let ack = r.on_data(at(3), &data(3000)).unwrap();
         assert_eq!(
-            ack.sack_blocks(),
+            &ack.sack_blocks()[..],
             &[SackBlock {
                 start: 2000,
                 end: 5000
@@ -428,7 +430,7 @@ mod tests {
         let ack = r.on_data(at(1), &data(0)).unwrap();
         assert_eq!(ack.seq, 1000);
         assert_eq!(
-            ack.sack_blocks(),
+            &ack.sack_blocks()[..],
             &[SackBlock {
                 start: 0,
                 end: 1000
@@ -439,7 +441,7 @@ mod tests {
         r.on_data(at(2), &data(2000));
         let ack = r.on_data(at(3), &data(2000)).unwrap();
         assert_eq!(
-            ack.sack_blocks(),
+            &ack.sack_blocks()[..],
             &[
                 SackBlock {
                     start: 2000,

@@ -10,7 +10,7 @@ use cclab_scenario::traffic::udp::UdpPattern;
 
 use crate::event::Event;
 use crate::histogram::Histogram;
-use crate::packet::{Ecn, MAX_SACK_BLOCKS, Packet, PacketKind, SackBlock, XcpHeader};
+use crate::packet::{Ecn, MAX_SACK_BLOCKS, Packet, PacketKind, SackOffsets, XcpHeader};
 use crate::result::{FlowCounters, FlowResult};
 use crate::rng::Rng;
 use crate::simulation::Simulation;
@@ -155,7 +155,7 @@ impl UdpSource {
             payload: self.payload,
             // The byte offset in the flow's stream, so that traced UDP flows plot like TCP.
             seq,
-            sack: [SackBlock::default(); MAX_SACK_BLOCKS],
+            sack: [SackOffsets::default(); MAX_SACK_BLOCKS],
             // A UDP packet carries its send time here for the sink's one-way delay (the
             // field is an ACK's CE counter and unused on data).
             ce_bytes: now.as_nanos(),

@@ -4,7 +4,7 @@
 use cclab_cc::{SimDuration, SimTime};
 use cclab_scenario::EcnMode;
 
-use crate::packet::{Ecn, LoadFactor, MAX_SACK_BLOCKS, Packet, PacketKind, SackBlock, XcpHeader};
+use crate::packet::{Ecn, LoadFactor, MAX_SACK_BLOCKS, Packet, PacketKind, SackOffsets, XcpHeader};
 
 use super::{ModeCause, Sender};
 
@@ -156,7 +156,7 @@ impl Sender {
             wire_bytes,
             payload: len,
             seq,
-            sack: [SackBlock::default(); MAX_SACK_BLOCKS],
+            sack: [SackOffsets::default(); MAX_SACK_BLOCKS],
             ecn: match self.config.ecn {
                 EcnMode::Off => Ecn::NotEct,
                 EcnMode::Classic => Ecn::Ect,

@@ -2,7 +2,7 @@
 //! ACK sequences built by hand.
 
 use super::*;
-use crate::packet::{Ecn, MAX_SACK_BLOCKS, PacketKind, SackBlock, XcpHeader};
+use crate::packet::{Ecn, PacketKind, SackBlock, XcpHeader};
 use crate::trace::FlowEvent;
 use cclab_cc::algorithms::reno::Reno;
 use cclab_cc::slow_start::standard::StandardSlowStart;
@@ -24,6 +24,7 @@ fn sender(frto: bool) -> Sender {
             size: None,
             recovery: Recovery::Sack,
             loss_detection: LossDetection::DupAck,
+            limited_transmit: false,
             receive_window: None,
             min_rto: SimDuration::from_millis(200),
             pacing: false,
@@ -42,26 +43,29 @@ fn at(ms: u64) -> SimTime {
 
 /// An ACK of `cumulative` with SACK blocks and TSecr `ts` (0: none).
 fn ack(cumulative: u64, sack: &[(u64, u64)], ts: u32) -> Packet {
-    let mut blocks = [SackBlock::default(); MAX_SACK_BLOCKS];
-    for (slot, &(start, end)) in blocks.iter_mut().zip(sack) {
-        *slot = SackBlock { start, end };
-    }
-    Packet {
+    let blocks: Vec<SackBlock> = sack
+        .iter()
+        .map(|&(start, end)| SackBlock { start, end })
+        .collect();
+    let mut packet = Packet {
         flow: 0,
         hop: 0,
         kind: PacketKind::Ack,
         retransmission: false,
-        sack_count: sack.len() as u8,
+        sack_count: 0,
         wire_bytes: 40,
         payload: 0,
         seq: cumulative,
-        sack: blocks,
+        sack: Default::default(),
         ecn: Ecn::NotEct,
         ce_bytes: 0,
         xcp: XcpHeader::default(),
         vcp: None,
+        window: 0,
         ts,
-    }
+    };
+    packet.set_sack_blocks(&blocks);
+    packet
 }
 
 fn undo_events(s: &mut Sender) -> Vec<FlowEvent> {
