@@ -188,11 +188,11 @@ impl Packet {
     }
 
     /// Store `blocks` (at most [`MAX_SACK_BLOCKS`]) relative to `seq`, which must be set
-    /// first; sets `sack_count`.
+    /// first; sets `sack_count` (entries beyond it are left as they were: nothing reads them).
+    #[inline]
     pub fn set_sack_blocks(&mut self, blocks: &[SackBlock]) {
         debug_assert!(blocks.len() <= MAX_SACK_BLOCKS);
         let count = blocks.len().min(MAX_SACK_BLOCKS);
-        self.sack = [SackOffsets::default(); MAX_SACK_BLOCKS];
         for (stored, block) in self.sack.iter_mut().zip(&blocks[..count]) {
             let from_ack = block.start as i64 - self.seq as i64;
             debug_assert!(

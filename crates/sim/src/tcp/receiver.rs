@@ -304,7 +304,9 @@ impl Receiver {
             window: self.window.as_deref().map_or(0, ReceiveWindow::scaled),
             ts: self.ts_recent,
         };
-        ack.set_sack_blocks(&sack[..count]);
+        if count > 0 {
+            ack.set_sack_blocks(&sack[..count]);
+        }
         ack
     }
 }
