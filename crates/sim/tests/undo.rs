@@ -172,3 +172,17 @@ fn without_sack_the_timestamps_still_undo_the_outage_timeout() {
     assert_eq!(flow.undos, Some(1));
     assert!(sink.events.iter().any(|e| e.detail == "timestamp"));
 }
+
+#[test]
+fn tahoe_fast_retransmits_caused_by_reordering_are_undone_too() {
+    // Tahoe's fast retransmit collapses the window as a timeout does; on a path that only
+    // reorders it is spurious like the others, and each such episode saves its own window
+    // to restore (Linux `tcp_init_undo` on every reduction), never an earlier episode's.
+    let (plain, drops) = reordering("recovery = \"tahoe\"");
+    assert_eq!(drops, 0);
+    let (undo, _) = reordering("recovery = \"tahoe\"\nundo = true");
+    let undos = undo.undos.expect("counted with undo");
+    assert!(undos > 0);
+    assert!(undos <= undo.fast_recoveries + undo.timeouts);
+    assert!(undo.delivered_bytes > plain.delivered_bytes);
+}

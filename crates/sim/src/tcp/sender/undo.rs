@@ -124,12 +124,15 @@ impl Sender {
         }
     }
 
-    /// Fast recovery begins (Linux `tcp_enter_recovery`), called before the controller is
-    /// told. A lost retransmission inside recovery starts no new undo episode (Linux does
-    /// not re-enter recovery for it).
+    /// Fast recovery (or Tahoe's fast retransmit) begins (Linux `tcp_enter_recovery`),
+    /// called before the controller is told; it ends any F-RTO. A lost retransmission inside
+    /// recovery starts no new undo episode (Linux does not re-enter recovery for it).
     #[cold]
     #[inline(never)]
     pub(super) fn undo_on_recovery_start(&mut self) {
+        if let Some(frto) = self.undo.as_deref_mut().and_then(|u| u.frto.as_mut()) {
+            frto.stop();
+        }
         if self.undo.is_none() || !matches!(self.state, LossState::Open | LossState::Cwr { .. }) {
             return;
         }
