@@ -77,6 +77,10 @@ pub struct FlowSummary {
     pub retransmission_ratio: Option<f64>,
     pub timeouts: u64,
     pub fast_recoveries: u64,
+    /// Window reductions undone as spurious (DSACK, timestamps, F-RTO); flows with
+    /// `undo = true` only (absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub undos: Option<u64>,
     /// Payload bytes the receiver reported CE-marked (ECN), and the window reductions they
     /// caused (RFC 3168; 0 for controllers that respond to ECN themselves).
     pub ce_bytes: u64,
@@ -492,6 +496,7 @@ fn flow_summary(
         retransmission_ratio: ratio(f.retransmissions as f64, f.packets_sent as f64),
         timeouts: f.timeouts,
         fast_recoveries: f.fast_recoveries,
+        undos: f.undos,
         ce_bytes: f.ce_bytes,
         ecn_reductions: f.ecn_reductions,
         drops: f.drops,
@@ -751,6 +756,7 @@ rate_interval = "1s"
             retransmissions: 0,
             timeouts: 0,
             fast_recoveries: 0,
+            undos: None,
             ce_bytes: 0,
             ecn_reductions: 0,
             mean_rtt: Some(SimDuration::from_micros(50_500)),

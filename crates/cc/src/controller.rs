@@ -155,6 +155,28 @@ pub struct TimeoutEvent {
     pub bytes_in_flight: u64,
 }
 
+/// The sender found a window reduction spurious (RFC 3522/4015 Eifel, RFC 3708 DSACK, RFC 5682
+/// F-RTO): the reduction that began with the saved values is undone (Linux
+/// `tcp_undo_cwnd_reduction`, which calls the module's `undo_cwnd`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct UndoEvent {
+    pub now: SimTime,
+    /// cwnd just before the reduction began (Linux `prior_cwnd`).
+    pub prior_cwnd: u64,
+    /// ssthresh to restore, Linux's `prior_ssthresh`: `tcp_current_ssthresh` when the
+    /// reduction began, max(ssthresh, ¾·cwnd) from the open state.
+    pub prior_ssthresh: u64,
+}
+
+impl UndoEvent {
+    /// Linux `tcp_reno_undo_cwnd` and the ssthresh part of `tcp_undo_cwnd_reduction`:
+    /// (max(cwnd, prior_cwnd), max(ssthresh, prior_ssthresh)); what a controller whose only
+    /// loss response is its window and threshold restores.
+    pub fn reno_restore(&self, cwnd: u64, ssthresh: u64) -> (u64, u64) {
+        (cwnd.max(self.prior_cwnd), ssthresh.max(self.prior_ssthresh))
+    }
+}
+
 /// A congestion controller: a pure state machine over bytes and nanoseconds.
 ///
 /// Call order per ACK: the sender updates its scoreboard and detects loss; if the ACK starts a
@@ -211,6 +233,12 @@ pub trait CongestionControl: Send {
 
     /// Loss recovery ended (the cumulative ACK passed the recovery point).
     fn on_recovery_exit(&mut self, _now: SimTime) {}
+
+    /// The last window reduction was spurious: restore what it took (Linux's `undo_cwnd`;
+    /// most modules use `tcp_reno_undo_cwnd`, see [`UndoEvent::reno_restore`]). Only
+    /// senders with `undo` on call it. The default restores nothing, for test doubles:
+    /// every registered algorithm overrides it (the registry test checks).
+    fn on_undo(&mut self, _event: &UndoEvent) {}
 
     /// A data segment (new or retransmitted) left the sender; `bytes_in_flight` includes it,
     /// so `bytes_in_flight == bytes` means the sender was idle before.

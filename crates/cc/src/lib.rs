@@ -20,7 +20,7 @@ pub mod windowed_filter;
 
 pub use controller::{
     Ack, CcConfig, CongestionControl, CongestionEvent, LoadFactor, RateSample, TimeoutEvent,
-    UNLIMITED,
+    UNLIMITED, UndoEvent,
 };
 pub use metrics::{ControllerMetrics, SlowStartExit};
 pub use params::{ParamError, ParamInput, ParamKind, ParamSpec, ParamValue, Params};

@@ -311,6 +311,61 @@ mod tests {
         }
     }
 
+    /// Linux `tcp_undo_cwnd_reduction` with `tcp_reno_undo_cwnd`, the undo of every module
+    /// but BBR's: after a spurious timeout cwnd = max(cwnd, prior_cwnd) and ssthresh =
+    /// max(ssthresh, prior_ssthresh), where the sender saved prior_cwnd = the window before
+    /// the timeout and prior_ssthresh = `tcp_current_ssthresh` = max(ssthresh, ¾·cwnd).
+    /// BBR v1 and v3 (`bbr_undo_cwnd`) return the window unchanged; Vivace's window is set
+    /// by its rate (its own test).
+    #[test]
+    fn every_algorithm_undoes_a_spurious_timeout() {
+        use crate::controller::UndoEvent;
+        use crate::test_support::{ack_with_rtt, new_timeout};
+        use crate::time::{SimDuration, SimTime};
+        let mss = 1448;
+        let config = CcConfig::new(mss);
+        for algorithm in ALGORITHMS {
+            let mut cc = build(
+                algorithm,
+                &Params::defaults(algorithm.params),
+                &slow_start::standard::INFO,
+                &Params::defaults(slow_start::standard::INFO.params),
+                &config,
+            );
+            for i in 0..40 {
+                cc.on_ack(&ack_with_rtt(mss, 100 + i, 100));
+            }
+            let (prior_cwnd, ssthresh_before) = (cc.cwnd(), cc.ssthresh());
+            let prior_ssthresh = ssthresh_before.max(prior_cwnd / 2 + prior_cwnd / 4);
+            let now = SimTime::ZERO + SimDuration::from_secs(2);
+            new_timeout(
+                cc.as_mut(),
+                &crate::controller::TimeoutEvent {
+                    now,
+                    bytes_in_flight: prior_cwnd,
+                },
+            );
+            let (cwnd_after, ssthresh_after) = (cc.cwnd(), cc.ssthresh());
+            cc.on_undo(&UndoEvent {
+                now,
+                prior_cwnd,
+                prior_ssthresh,
+            });
+            match algorithm.name {
+                "bbr" | "bbr3" => assert_eq!(cc.cwnd(), cwnd_after, "{}", algorithm.name),
+                "vivace" => {}
+                name => {
+                    assert_eq!(cc.cwnd(), prior_cwnd.max(cwnd_after), "{name}: cwnd");
+                    assert_eq!(
+                        cc.ssthresh(),
+                        prior_ssthresh.max(ssthresh_after),
+                        "{name}: ssthresh"
+                    );
+                }
+            }
+        }
+    }
+
     /// A group assigns on every member's ACK, so a controller must keep its growth counter
     /// across assignments. Reno (RFC 3465 §2.1): cwnd += SMSS once cwnd bytes are acknowledged.
     /// At cwnd 10 SMSS in congestion avoidance, 5 SMSS acknowledged, then the group assigns

@@ -301,6 +301,11 @@ pub struct FlowGroup {
     /// segment (FlightSize ≤ cwnd + 2·SMSS) without changing cwnd. SACK and FACK senders
     /// send on duplicate ACKs by their pipe rule whatever this says (RFC 6675 §5 step 3).
     pub limited_transmit: bool,
+    /// `undo`: undo window reductions found spurious by DSACK or timestamps (Linux
+    /// `tcp_try_undo_*`); off by default.
+    pub undo: bool,
+    /// `frto`: F-RTO (RFC 5682) after a retransmission timeout; needs `undo`.
+    pub frto: bool,
     /// ACK every second full segment (RFC 5681 §4.2) with this timer, or every segment.
     pub delayed_ack: Option<SimDuration>,
     /// Receiver's advertised window in bytes; `None` for unlimited (or tuned by the

@@ -55,6 +55,8 @@ pub struct FlowResult {
     pub retransmissions: u64,
     pub timeouts: u64,
     pub fast_recoveries: u64,
+    /// Window reductions undone as spurious; `None` for flows without `undo`.
+    pub undos: Option<u64>,
     /// Payload bytes the receiver reported CE-marked; window reductions they caused (RFC 3168).
     pub ce_bytes: u64,
     pub ecn_reductions: u64,

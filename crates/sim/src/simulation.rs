@@ -966,6 +966,7 @@ impl Simulation {
                     retransmissions: stats.retransmissions,
                     timeouts: stats.timeouts,
                     fast_recoveries: stats.fast_recoveries,
+                    undos: flow.sender.undo_enabled().then_some(stats.undos),
                     ce_bytes: stats.ce_bytes,
                     ecn_reductions: stats.ecn_reductions,
                     mean_rtt: (stats.rtt_samples > 0).then(|| {

@@ -173,6 +173,9 @@ pub enum FlowEventKind {
     /// An on/off application resumed after more than an RTO of silence: the window
     /// restarts from RW = min(IW, cwnd) (RFC 5681 §4.1).
     IdleRestart,
+    /// A window reduction proved spurious and was undone (flows with `undo`); `detail` says
+    /// how it was found: `dsack`, `timestamp` (Eifel, or nothing was retransmitted) or `frto`.
+    Undo,
 }
 
 impl FlowEventKind {
@@ -187,6 +190,7 @@ impl FlowEventKind {
             FlowEventKind::EcnReductionStart => "ecn_reduction_start",
             FlowEventKind::EcnReductionEnd => "ecn_reduction_end",
             FlowEventKind::IdleRestart => "idle_restart",
+            FlowEventKind::Undo => "undo",
         }
     }
 }

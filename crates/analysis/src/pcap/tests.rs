@@ -1,30 +1,33 @@
 use super::*;
 use cclab_cc::SimTime;
-use cclab_sim::packet::{MAX_SACK_BLOCKS, SackBlock, XcpHeader};
+use cclab_sim::packet::{SackBlock, XcpHeader};
 
 /// A packet of flow `flow` as the model makes it: `payload` bytes and 52 bytes of headers
 /// (IPv4 20, TCP 20, timestamps 12) for data; an ACK's SACK option on top.
 fn packet(kind: PacketKind, flow: u32, seq: u64, payload: u32, sack: &[(u64, u64)]) -> Packet {
-    let mut blocks = [SackBlock::default(); MAX_SACK_BLOCKS];
-    for (slot, &(start, end)) in blocks.iter_mut().zip(sack) {
-        *slot = SackBlock { start, end };
-    }
-    Packet {
+    let blocks: Vec<SackBlock> = sack
+        .iter()
+        .map(|&(start, end)| SackBlock { start, end })
+        .collect();
+    let mut packet = Packet {
         flow,
         hop: 0,
         kind,
         retransmission: false,
-        sack_count: sack.len() as u8,
+        sack_count: 0,
         ecn: Ecn::Ect,
         wire_bytes: payload + 52 + sack_option_bytes(sack.len()),
         payload,
         seq,
-        sack: blocks,
+        sack: Default::default(),
         ce_bytes: 0,
         xcp: XcpHeader::default(),
         vcp: None,
         window: 0,
-    }
+        ts: 0,
+    };
+    packet.set_sack_blocks(&blocks);
+    packet
 }
 
 fn encode(packet: Packet, payload: bool, udp: bool) -> Vec<u8> {

@@ -230,6 +230,11 @@ impl CongestionControl for AdaptiveReno {
         ControllerMetrics::with_slow_start(self.slow_start.as_ref())
     }
 
+    fn on_undo(&mut self, event: &crate::controller::UndoEvent) {
+        // Linux `tcp_reno_undo_cwnd`: the window and threshold come back, nothing else.
+        (self.cwnd, self.ssthresh) = event.reno_restore(self.cwnd, self.ssthresh);
+    }
+
     fn cwnd(&self) -> u64 {
         self.cwnd
     }

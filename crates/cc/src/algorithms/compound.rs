@@ -223,6 +223,13 @@ impl CongestionControl for Compound {
         ControllerMetrics::with_slow_start(self.slow_start.as_ref())
     }
 
+    fn on_undo(&mut self, event: &crate::controller::UndoEvent) {
+        // Linux's `tcp_reno_undo_cwnd` applied to the whole window win = cwnd + dwnd: the
+        // loss-based part takes back what the reduction took, the delay part stays as it is.
+        self.cwnd = self.cwnd.max(event.prior_cwnd.saturating_sub(self.dwnd));
+        self.ssthresh = self.ssthresh.max(event.prior_ssthresh);
+    }
+
     fn cwnd(&self) -> u64 {
         self.win()
     }
@@ -283,6 +290,26 @@ mod tests {
         path.round(&mut c, ms(100), 1);
         set(&mut c);
         (c, path)
+    }
+
+    /// Undo after a fast recovery: the paper's loss response cut the whole window win =
+    /// cwnd + dwnd = 80 + 20 = 100 packets to cwnd = 40, dwnd = (100·(1 − β) − 40)^+ = 10
+    /// (β = 0.5). `tcp_reno_undo_cwnd` on the whole window: win comes back to 100 packets
+    /// with dwnd kept, so cwnd = 100 − 10 = 90; ssthresh to prior_ssthresh.
+    #[test]
+    fn undo_restores_the_whole_window_and_keeps_the_delay_part() {
+        let (mut c, _) = in_avoidance(80, 20);
+        let prior = c.cwnd();
+        assert_eq!(prior, 100 * MSS);
+        c.on_congestion_event(&loss(100 * MSS));
+        assert_eq!((c.loss_window(), c.dwnd()), (40 * MSS, 10 * MSS));
+        c.on_undo(&crate::controller::UndoEvent {
+            now: crate::time::SimTime::ZERO,
+            prior_cwnd: prior,
+            prior_ssthresh: 80 * MSS,
+        });
+        assert_eq!((c.loss_window(), c.dwnd()), (90 * MSS, 10 * MSS));
+        assert_eq!((c.cwnd(), c.ssthresh()), (prior, 80 * MSS));
     }
 
     #[test]

@@ -358,6 +358,12 @@ impl CongestionControl for Copa {
         self.velocity = Velocity::new();
     }
 
+    fn on_undo(&mut self, event: &crate::controller::UndoEvent) {
+        // Copa has no threshold; the window a timeout took comes back (Linux
+        // `tcp_reno_undo_cwnd`), and the delay target then steers it as before.
+        self.cwnd = self.cwnd.max(event.prior_cwnd as f64);
+    }
+
     fn cwnd(&self) -> u64 {
         (self.cwnd as u64).max(self.mss)
     }

@@ -337,6 +337,12 @@ impl CongestionControl for Cubic {
         }
     }
 
+    fn on_undo(&mut self, event: &crate::controller::UndoEvent) {
+        // Linux `tcp_reno_undo_cwnd`: the window and threshold come back, nothing else.
+        self.cwnd = self.cwnd.max(event.prior_cwnd as f64);
+        self.ssthresh = self.ssthresh.max(event.prior_ssthresh);
+    }
+
     fn cwnd(&self) -> u64 {
         // A finite non-negative f64 casts exactly after flooring; cwnd is never below 1 SMSS.
         self.cwnd as u64

@@ -267,6 +267,13 @@ impl CongestionControl for Fusion {
         ControllerMetrics::with_slow_start(self.slow_start.as_ref())
     }
 
+    fn on_undo(&mut self, event: &crate::controller::UndoEvent) {
+        // Linux `tcp_reno_undo_cwnd` on the Fusion window; the shadow Reno window keeps its
+        // reduction (it only bounds the window from below).
+        self.window = self.window.max(event.prior_cwnd as f64);
+        self.ssthresh = self.ssthresh.max(event.prior_ssthresh);
+    }
+
     fn cwnd(&self) -> u64 {
         self.window as u64
     }

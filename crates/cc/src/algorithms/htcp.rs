@@ -140,6 +140,18 @@ pub struct Htcp {
     high_speed: bool,
     increase: ByteCountedIncrease,
     slow_start: Box<dyn SlowStart>,
+    /// What the last reduction reset, for an undo (Linux `htcp_reset`'s `undo_last_cong`,
+    /// `undo_maxRTT`, `undo_old_maxB`); `None` once recovery ended without one.
+    undo: Option<HtcpUndo>,
+}
+
+/// H-TCP's measurements before a reduction, restored if it proves spurious.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct HtcpUndo {
+    last_congestion: Option<SimTime>,
+    rtt_max: Option<SimDuration>,
+    throughput: ThroughputMeter,
+    previous_epoch_throughput: Option<f64>,
 }
 
 impl Htcp {
@@ -155,6 +167,7 @@ impl Htcp {
             rtt_max: None,
             throughput: ThroughputMeter::default(),
             previous_epoch_throughput: None,
+            undo: None,
             high_speed: false,
             increase: ByteCountedIncrease::new(),
             slow_start,
@@ -217,6 +230,12 @@ impl Htcp {
 
     /// A congestion event at `now`: choose β for this backoff and start a new epoch.
     fn on_backoff(&mut self, now: SimTime) {
+        self.undo = Some(HtcpUndo {
+            last_congestion: self.last_congestion,
+            rtt_max: self.rtt_max,
+            throughput: self.throughput,
+            previous_epoch_throughput: self.previous_epoch_throughput,
+        });
         let throughput = self.throughput.last;
         let throughput_changed = match (throughput, self.previous_epoch_throughput) {
             (Some(b), Some(previous)) => {
@@ -299,6 +318,26 @@ impl CongestionControl for Htcp {
         }
     }
 
+    fn on_undo(&mut self, event: &crate::controller::UndoEvent) {
+        // Linux `htcp_cwnd_undo`: Δ counts again from the previous congestion event, and the
+        // maximum RTT and the throughput of the previous epoch come back (β is not
+        // restored), then `tcp_reno_undo_cwnd`. Our meter of this epoch's throughput was
+        // reset by the reduction (Linux's maxB is not), so it comes back too.
+        if let Some(saved) = self.undo.take() {
+            self.last_congestion = saved.last_congestion;
+            self.rtt_max = saved.rtt_max;
+            self.throughput = saved.throughput;
+            self.previous_epoch_throughput = saved.previous_epoch_throughput;
+        }
+        (self.cwnd, self.ssthresh) = event.reno_restore(self.cwnd, self.ssthresh);
+    }
+
+    fn on_recovery_exit(&mut self, _now: SimTime) {
+        // Linux `htcp_state(TCP_CA_Open)` clears `undo_last_cong`: a later undo restores the
+        // window only.
+        self.undo = None;
+    }
+
     fn cwnd(&self) -> u64 {
         self.cwnd
     }
@@ -356,6 +395,38 @@ mod tests {
             srtt: None,
             min_rtt: None,
         }
+    }
+
+    /// Linux `htcp_cwnd_undo`: a spurious reduction at 3 s leaves Δ counting from the
+    /// congestion event at 1 s, so 2.5 s later Δ = 4.5 s (not 2.5 s); the window and
+    /// threshold come back as `tcp_reno_undo_cwnd` restores them.
+    #[test]
+    fn undo_restores_the_congestion_epoch() {
+        let mut h = htcp_with(unscaled());
+        h.on_ack(&Ack {
+            now: at(100),
+            ..ack(MSS)
+        });
+        h.on_congestion_event(&loss_at(1000, 40));
+        let (cwnd, ssthresh) = (h.cwnd(), h.ssthresh());
+        h.on_congestion_event(&loss_at(3000, cwnd / MSS));
+        assert_eq!(h.delta(at(5500)), SimDuration::from_millis(2500));
+        h.on_undo(&crate::controller::UndoEvent {
+            now: at(3200),
+            prior_cwnd: cwnd,
+            prior_ssthresh: ssthresh,
+        });
+        assert_eq!(h.delta(at(5500)), SimDuration::from_millis(4500));
+        assert_eq!((h.cwnd(), h.ssthresh()), (cwnd, ssthresh));
+        // Recovery that ends without an undo forgets the saved epoch (`htcp_state(Open)`).
+        h.on_congestion_event(&loss_at(6000, cwnd / MSS));
+        h.on_recovery_exit(at(6100));
+        h.on_undo(&crate::controller::UndoEvent {
+            now: at(6200),
+            prior_cwnd: cwnd,
+            prior_ssthresh: ssthresh,
+        });
+        assert_eq!(h.delta(at(7000)), SimDuration::from_millis(1000));
     }
 
     fn ack_at(ms: u64, rtt_ms: u64) -> Ack {

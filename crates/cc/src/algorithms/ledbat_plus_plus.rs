@@ -295,6 +295,13 @@ impl CongestionControl for LedbatPlusPlus {
         self.next_slowdown = None;
     }
 
+    fn on_undo(&mut self, event: &crate::controller::UndoEvent) {
+        // Linux `tcp_reno_undo_cwnd` (Apple's LEDBAT++ has no undo): the window and
+        // threshold come back; the phase stays (a regrowth ends once cwnd reaches ssthresh).
+        self.cwnd = self.cwnd.max(event.prior_cwnd as f64);
+        self.ssthresh = self.ssthresh.max(event.prior_ssthresh);
+    }
+
     fn cwnd(&self) -> u64 {
         (self.cwnd as u64).max(self.mss)
     }

@@ -278,6 +278,12 @@ impl CongestionControl for Prague {
         self.slow_start.restart();
     }
 
+    fn on_undo(&mut self, event: &crate::controller::UndoEvent) {
+        // Linux `tcp_reno_undo_cwnd`: the window and threshold come back, nothing else.
+        self.cwnd = self.cwnd.max(event.prior_cwnd as f64);
+        self.ssthresh = self.ssthresh.max(event.prior_ssthresh);
+    }
+
     fn cwnd(&self) -> u64 {
         (self.cwnd as u64).max(self.mss)
     }

@@ -472,6 +472,11 @@ impl<R: AvoidanceRule> CongestionControl for VegasCore<R> {
         }
     }
 
+    fn on_undo(&mut self, event: &crate::controller::UndoEvent) {
+        // Linux `tcp_reno_undo_cwnd`: the window and threshold come back, nothing else.
+        (self.cwnd, self.ssthresh) = event.reno_restore(self.cwnd, self.ssthresh);
+    }
+
     fn cwnd(&self) -> u64 {
         self.cwnd
     }

@@ -31,6 +31,7 @@ mod topology;
 mod trace;
 mod traffic;
 mod udp;
+mod undo;
 mod wifi;
 mod workload;
 
@@ -591,6 +592,8 @@ const FLOW_KEYS: &[&str] = &[
     "limited_transmit",
     "stack",
     "tsq",
+    "undo",
+    "frto",
     "delayed_ack",
     "delayed_ack_timeout",
     "receive_window",
@@ -782,6 +785,7 @@ fn flow_group(section: &Section, topology: &Topology) -> Result<FlowGroup, Scena
     };
     recovery::check_loss_detection(section, recovery, loss_detection)?;
     let limited_transmit = recovery::limited_transmit(section)?;
+    let (undo, frto) = undo::undo_and_frto(section)?;
     let delayed_ack_enabled = match section.get("delayed_ack") {
         None => true,
         Some(Value::Boolean(b)) => *b,
@@ -905,6 +909,8 @@ fn flow_group(section: &Section, topology: &Topology) -> Result<FlowGroup, Scena
         recovery,
         loss_detection,
         limited_transmit,
+        undo,
+        frto,
         delayed_ack: delayed_ack_enabled.then_some(delayed_ack_timeout),
         receive_window,
         connection,

@@ -33,7 +33,7 @@ pub fn endpoints(
         slow_start = packet_pair::wrap(slow_start, &cc_config);
     }
     let cc = (group.cc.build)(&cc_config, &group.params, slow_start);
-    let sender = Sender::new(
+    let mut sender = Sender::new(
         SenderConfig {
             flow: id,
             mss: group.mss,
@@ -51,12 +51,17 @@ pub fn endpoints(
         },
         cc,
     );
+    if group.undo {
+        sender.enable_undo(group.frto);
+    }
     let receiver = Receiver::new(ReceiverConfig {
         flow: id,
         header_bytes: group.header_bytes,
         sack: group.recovery.uses_sack(),
         // RACK-TLP adapts its reordering window to DSACKs (RFC 8985 §6.2).
-        dsack: group.loss_detection == LossDetection::RackTlp,
+        // So does undo (RFC 3708: all retransmissions DSACKed), when SACK is on.
+        dsack: group.loss_detection == LossDetection::RackTlp
+            || (group.undo && group.recovery.uses_sack()),
         delayed_ack: group.delayed_ack,
         size,
         fin: group.connection.handshake,

@@ -29,7 +29,7 @@
 use cclab_cc::{SimDuration, SimTime};
 
 use crate::event::TimerSlot;
-use crate::packet::{Ecn, MAX_SACK_BLOCKS, Packet, PacketKind, SackBlock, XcpHeader};
+use crate::packet::{Ecn, MAX_SACK_BLOCKS, Packet, PacketKind, SackOffsets, XcpHeader};
 
 /// RFC 6298 §2.1: the RTO before any RTT measurement (Linux `TCP_TIMEOUT_INIT`).
 pub const SYN_TIMEOUT: SimDuration = SimDuration::from_secs(1);
@@ -167,11 +167,12 @@ fn control_packet(flow: u32, kind: PacketKind, wire_bytes: u32) -> Packet {
         wire_bytes,
         payload: 0,
         seq: 0,
-        sack: [SackBlock::default(); MAX_SACK_BLOCKS],
+        sack: [SackOffsets::default(); MAX_SACK_BLOCKS],
         ce_bytes: 0,
         xcp: XcpHeader::default(),
         vcp: None,
         window: 0,
+        ts: 0,
     }
 }
 

@@ -10,7 +10,8 @@
 use cclab_cc::{SimDuration, SimTime};
 
 use crate::packet::{
-    Ecn, LoadFactor, MAX_SACK_BLOCKS, Packet, PacketKind, SackBlock, XcpHeader, sack_option_bytes,
+    Ecn, LoadFactor, MAX_SACK_BLOCKS, Packet, PacketKind, SackBlock, SackOffsets, XcpHeader,
+    sack_option_bytes,
 };
 use crate::range_set::RangeSet;
 use crate::tcp::receive_window::ReceiveWindow;
@@ -76,6 +77,10 @@ pub struct Receiver {
     ack_kind: PacketKind,
     /// Dynamic right-sizing, with `receive_window = "auto"`.
     window: Option<Box<ReceiveWindow>>,
+    /// RFC 7323 §4.3 TS.Recent, echoed as every ACK's TSecr (0 until a stamped segment
+    /// came), and Last.ACK.sent, the cumulative ACK of the latest ACK sent.
+    ts_recent: u32,
+    last_ack_sent: u64,
 }
 
 impl Receiver {
@@ -99,6 +104,8 @@ impl Receiver {
                 .auto_window_mss
                 .map(|mss| Box::new(ReceiveWindow::new(mss))),
             config,
+            ts_recent: 0,
+            last_ack_sent: 0,
         }
     }
 
@@ -127,6 +134,9 @@ impl Receiver {
         }
         if data.vcp.is_some() {
             self.vcp_load = self.vcp_load.max(data.vcp);
+        }
+        if data.ts != 0 {
+            self.update_ts_recent(data);
         }
         if end <= self.rcv_nxt
             || self
@@ -194,6 +204,19 @@ impl Receiver {
         self.make_ack()
     }
 
+    /// RFC 7323 §4.3 (2): "If SEG.TSval >= TS.Recent and SEG.SEQ <= Last.ACK.sent, then
+    /// SEG.TSval is copied to TS.Recent": the echo is the timestamp of the segment that
+    /// advanced (or would advance) the left edge, so an ACK of a hole filled by the
+    /// delayed original echoes the original's time, not the retransmission's (RFC 3522).
+    #[cold]
+    fn update_ts_recent(&mut self, data: &Packet) {
+        // Timestamps compare modulo 2^32 (RFC 7323 §5.2).
+        let not_older = data.ts.wrapping_sub(self.ts_recent) as i32 >= 0 || self.ts_recent == 0;
+        if not_older && data.seq <= self.last_ack_sent {
+            self.ts_recent = data.ts;
+        }
+    }
+
     /// The delayed-ACK timer expired.
     pub fn on_delayed_ack_timer(&mut self) -> Option<Packet> {
         self.delayed_ack_deadline = None;
@@ -231,14 +254,14 @@ impl Receiver {
         let mut sack = [SackBlock::default(); MAX_SACK_BLOCKS];
         sack[0] = duplicate;
         let count = 1 + (ack.sack_count as usize).min(MAX_SACK_BLOCKS - 1);
-        sack[1..count].copy_from_slice(&ack.sack[..count - 1]);
-        ack.sack = sack;
-        ack.sack_count = count as u8;
+        sack[1..count].copy_from_slice(&ack.sack_blocks()[..count - 1]);
+        ack.set_sack_blocks(&sack[..count]);
         ack.wire_bytes = self.config.header_bytes as u32 + sack_option_bytes(count);
         ack
     }
 
     fn make_ack(&mut self) -> Packet {
+        self.last_ack_sent = self.rcv_nxt;
         self.segments_unacked = 0;
         self.delayed_ack_deadline = None;
         self.acks_sent += 1;
@@ -255,16 +278,16 @@ impl Receiver {
             self.recent_blocks = sack;
             self.recent_count = count;
         }
-        Packet {
+        let mut ack = Packet {
             flow: self.config.flow,
             hop: 0,
             kind: self.ack_kind,
             retransmission: false,
-            sack_count: count as u8,
+            sack_count: 0,
             wire_bytes: self.config.header_bytes as u32 + sack_option_bytes(count),
             payload: 0,
             seq: self.rcv_nxt,
-            sack,
+            sack: [SackOffsets::default(); MAX_SACK_BLOCKS],
             // Pure ACKs are not ECN-capable (RFC 3168 §6.1.4).
             ecn: Ecn::NotEct,
             ce_bytes: self.ce_bytes,
@@ -279,7 +302,12 @@ impl Receiver {
                 }),
             vcp: self.vcp_load.take(),
             window: self.window.as_deref().map_or(0, ReceiveWindow::scaled),
+            ts: self.ts_recent,
+        };
+        if count > 0 {
+            ack.set_sack_blocks(&sack[..count]);
         }
+        ack
     }
 }
 
@@ -311,12 +339,13 @@ mod tests {
             wire_bytes: 1052,
             payload: 1000,
             seq,
-            sack: [SackBlock::default(); 3],
+            sack: [SackOffsets::default(); 3],
             ecn: Ecn::NotEct,
             ce_bytes: 0,
             xcp: XcpHeader::default(),
             vcp: None,
             window: 0,
+            ts: 0,
         }
     }
 
@@ -348,7 +377,7 @@ mod tests {
         let ack = r.on_data(at(1), &data(2000)).unwrap();
         assert_eq!(ack.seq, 1000);
         assert_eq!(
-            ack.sack_blocks(),
+            &ack.sack_blocks()[..],
             &[SackBlock {
                 start: 2000,
                 end: 3000
@@ -358,7 +387,7 @@ mod tests {
         assert_eq!(ack.wire_bytes, 62);
         let ack = r.on_data(at(2), &data(4000)).unwrap();
         assert_eq!(
-            ack.sack_blocks(),
+            &ack.sack_blocks()[..],
             &[
                 SackBlock {
                     start: 4000,
@@ -372,7 +401,7 @@ mod tests {
         );
         let ack = r.on_data(at(3), &data(3000)).unwrap();
         assert_eq!(
-            ack.sack_blocks(),
+            &ack.sack_blocks()[..],
             &[SackBlock {
                 start: 2000,
                 end: 5000
@@ -403,7 +432,7 @@ mod tests {
         let ack = r.on_data(at(1), &data(0)).unwrap();
         assert_eq!(ack.seq, 1000);
         assert_eq!(
-            ack.sack_blocks(),
+            &ack.sack_blocks()[..],
             &[SackBlock {
                 start: 0,
                 end: 1000
@@ -414,7 +443,7 @@ mod tests {
         r.on_data(at(2), &data(2000));
         let ack = r.on_data(at(3), &data(2000)).unwrap();
         assert_eq!(
-            ack.sack_blocks(),
+            &ack.sack_blocks()[..],
             &[
                 SackBlock {
                     start: 2000,

@@ -438,6 +438,36 @@ impl Scoreboard {
         self.retransmit_from = self.base;
     }
 
+    /// Bytes of retransmissions in flight (Linux `retrans_out`).
+    pub fn retransmitted_bytes(&self) -> u64 {
+        self.retransmitted_bytes
+    }
+
+    /// F-RTO (RFC 5682 §3.1 step 2.b): send new data instead of the segments the timeout
+    /// marked lost, until [`Scoreboard::release_retransmissions`]. The marks stay (they
+    /// keep those segments out of the pipe); only the retransmission pointer moves past them.
+    pub fn hold_retransmissions(&mut self) {
+        self.retransmit_from = self.end;
+    }
+
+    /// Conventional recovery again: retransmit from `snd_una` what is marked lost.
+    pub fn release_retransmissions(&mut self) {
+        self.retransmit_from = self.base;
+    }
+
+    /// Linux `tcp_undo_cwnd_reduction` with `unmark_loss`: the losses were not real, so no
+    /// segment stays marked lost (those not yet resent count in the pipe again), and loss
+    /// marking starts over from `snd_una`.
+    pub fn unmark_losses(&mut self) {
+        for segment in self.segments.iter_mut() {
+            segment.flags &= !LOST;
+        }
+        self.lost_bytes = 0;
+        self.lost_up_to = self.base;
+        self.lost_beyond = 0;
+        self.retransmit_from = self.base;
+    }
+
     /// Debug check: the counters agree with the per-segment flags.
     pub fn check_counters(&self) {
         let sum = |flag: u8| -> u64 {

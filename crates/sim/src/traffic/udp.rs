@@ -10,7 +10,7 @@ use cclab_scenario::traffic::udp::UdpPattern;
 
 use crate::event::Event;
 use crate::histogram::Histogram;
-use crate::packet::{Ecn, MAX_SACK_BLOCKS, Packet, PacketKind, SackBlock, XcpHeader};
+use crate::packet::{Ecn, MAX_SACK_BLOCKS, Packet, PacketKind, SackOffsets, XcpHeader};
 use crate::result::{FlowCounters, FlowResult};
 use crate::rng::Rng;
 use crate::simulation::Simulation;
@@ -155,13 +155,14 @@ impl UdpSource {
             payload: self.payload,
             // The byte offset in the flow's stream, so that traced UDP flows plot like TCP.
             seq,
-            sack: [SackBlock::default(); MAX_SACK_BLOCKS],
+            sack: [SackOffsets::default(); MAX_SACK_BLOCKS],
             // A UDP packet carries its send time here for the sink's one-way delay (the
             // field is an ACK's CE counter and unused on data).
             ce_bytes: now.as_nanos(),
             xcp: XcpHeader::default(),
             vcp: None,
             window: 0,
+            ts: 0,
         };
         self.run_index += 1;
         let next = match &mut self.schedule {
@@ -236,6 +237,7 @@ impl UdpSource {
             retransmissions: 0,
             timeouts: 0,
             fast_recoveries: 0,
+            undos: None,
             ce_bytes: 0,
             ecn_reductions: 0,
             mean_rtt: None,

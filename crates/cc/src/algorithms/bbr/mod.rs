@@ -323,6 +323,13 @@ impl CongestionControl for Bbr {
         }
     }
 
+    fn on_undo(&mut self, _event: &crate::controller::UndoEvent) {
+        // Linux `bbr_undo_cwnd`: "spurious slow-down; reset full pipe detection" (full_bw,
+        // full_bw_cnt) and keep cwnd as it is (the model, not a loss response, sets it). Our
+        // BBR has no long-term (policer) sampling to reset.
+        self.full_bw.reset();
+    }
+
     fn cwnd(&self) -> u64 {
         self.cwnd
     }

@@ -743,3 +743,32 @@ fn builds_from_the_registry_with_defaults() {
     assert_eq!(cc.mode(), "startup");
     const { assert!(!INFO.uses_slow_start) };
 }
+
+/// Linux `bbr_undo_cwnd`: a spurious reduction resets the full-pipe detector (full_bw,
+/// full_bw_cnt: "spurious slow-down") and leaves cwnd as it is. Two flat rounds counted
+/// (as in `app_limited_rounds_do_not_count_toward_a_full_pipe`), then an undo: the count
+/// restarts from zero, so the pipe is not yet full after one more flat round — the first
+/// round after the reset sets a new baseline (8e6 ≥ 0 · 1.25), the next three count.
+#[test]
+fn undo_resets_the_full_pipe_detector_and_keeps_cwnd() {
+    let mut flow = Flow::new(&[]);
+    for rate in [1e6, 2e6, 4e6, 8e6, 8e6, 8e6] {
+        flow.round(rate, false, 5_000_000);
+    }
+    assert_eq!(flow.bbr.full_bw.count, 2);
+    let cwnd = flow.bbr.cwnd();
+    flow.bbr.on_undo(&crate::controller::UndoEvent {
+        now: flow.now,
+        prior_cwnd: 4 * cwnd,
+        prior_ssthresh: crate::controller::UNLIMITED,
+    });
+    assert_eq!(flow.bbr.cwnd(), cwnd);
+    assert_eq!((flow.bbr.full_bw.bw, flow.bbr.full_bw.count), (0.0, 0));
+    for count in [0, 1, 2] {
+        flow.round(8e6, false, 5_000_000);
+        assert_eq!(flow.bbr.full_bw.count, count);
+        assert_eq!(flow.bbr.mode(), "startup");
+    }
+    flow.round(8e6, false, 5_000_000);
+    assert_eq!(flow.bbr.mode(), "drain");
+}

@@ -561,6 +561,13 @@ impl CongestionControl for Bbr3 {
         }
     }
 
+    fn on_undo(&mut self, _event: &crate::controller::UndoEvent) {
+        // Linux BBRv3 `bbr_undo_cwnd`: reset the full-bandwidth detector and the short-term
+        // bounds the losses cut (`bbr_reset_lower_bounds`: bw_lo, inflight_lo); cwnd stays.
+        self.full_bw.reset();
+        self.reset_short_term_model();
+    }
+
     fn cwnd(&self) -> u64 {
         self.cwnd
     }

@@ -970,3 +970,32 @@ fn builds_from_the_registry_with_defaults() {
     assert_eq!(cc.name(), "bbr3");
     assert_eq!(cc.mode(), "startup");
 }
+
+/// Linux BBRv3 `bbr_undo_cwnd`: a spurious reduction resets the full-bandwidth detector
+/// and the short-term bounds the losses set (`bbr_reset_lower_bounds`: bw_lo,
+/// inflight_lo back to "unset") and returns cwnd unchanged. The bounds are those of
+/// `short_term_bounds_cut_once_per_lossy_round_and_reset_on_refill`'s first lossy round.
+#[test]
+fn undo_resets_the_short_term_bounds_and_keeps_cwnd() {
+    let mut flow = Flow::into_cruise(&[]);
+    let ack = Ack {
+        newly_lost: MSS,
+        ..flow.plain_ack(flow.now + ms(10))
+    };
+    flow.send(ack);
+    let ack = flow.rate_ack(flow.now + ms(100), 6e6, 500_000);
+    flow.send(ack);
+    assert_eq!(flow.bbr.bw_shortterm, 6e6);
+    assert_ne!(flow.bbr.inflight_shortterm(), INFINITE);
+    flow.bbr.full_bw.count = 2;
+    let cwnd = flow.bbr.cwnd();
+    flow.bbr.on_undo(&crate::controller::UndoEvent {
+        now: flow.now,
+        prior_cwnd: 2 * cwnd,
+        prior_ssthresh: crate::controller::UNLIMITED,
+    });
+    assert_eq!(flow.bbr.cwnd(), cwnd);
+    assert!(flow.bbr.bw_shortterm.is_infinite());
+    assert_eq!(flow.bbr.inflight_shortterm(), INFINITE);
+    assert_eq!((flow.bbr.full_bw.bw, flow.bbr.full_bw.count), (0.0, 0));
+}

@@ -357,6 +357,12 @@ impl CongestionControl for Vivace {
         self.after_timeout = true;
     }
 
+    fn on_undo(&mut self, _event: &crate::controller::UndoEvent) {
+        // Rate-based: a timeout only shrank the window to two segments until the next ACK
+        // (`after_timeout`); the timeout being spurious, that ends, and the rate never moved.
+        self.after_timeout = false;
+    }
+
     fn cwnd(&self) -> u64 {
         if self.after_timeout {
             return 2 * self.mss;

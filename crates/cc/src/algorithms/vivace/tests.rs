@@ -116,3 +116,23 @@ fn probing_pairs_that_disagree_probe_again() {
     assert_eq!(v.mode(), "probing");
     assert_eq!(v.target_bps, Some(10e6));
 }
+
+/// A timeout leaves Vivace's rate alone and holds the window at two segments until the
+/// next ACK; an undo of that timeout ends the hold at once: the window is again twice the
+/// rate's flight, 2 · 10 Mbit/s · 20 ms / 8 = 50 000 bytes (not Linux: PCC is out of tree).
+#[test]
+fn undo_ends_the_window_held_after_a_timeout() {
+    let mut v = vivace_at(10.0);
+    assert_eq!(v.cwnd(), 50_000);
+    v.on_retransmission_timeout(&crate::controller::TimeoutEvent {
+        now: SimTime::ZERO,
+        bytes_in_flight: 50_000,
+    });
+    assert_eq!(v.cwnd(), 2 * 1448);
+    v.on_undo(&crate::controller::UndoEvent {
+        now: SimTime::ZERO,
+        prior_cwnd: 50_000,
+        prior_ssthresh: crate::controller::UNLIMITED,
+    });
+    assert_eq!(v.cwnd(), 50_000);
+}

@@ -129,6 +129,7 @@ mod tests {
         Packet {
             vcp: Some(LoadFactor::Unmeasured),
             window: 0,
+            ts: 0,
             ..Packet::test_data(1000, 0)
         }
     }

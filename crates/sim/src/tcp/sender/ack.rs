@@ -28,6 +28,7 @@ impl Sender {
         // RTT sample (newest never-retransmitted one, Karn) and the delivery-rate sample.
         let mut bytes_delivered = 0u64;
         let mut newest_clean_send: Option<SimTime> = None;
+        let mut lowest_clean_end = u64::MAX;
         let mut rate_state = AckRateState::default();
         let sack_enabled = self.sack_enabled();
         let min_rtt_before = self.rtt.min_rtt();
@@ -47,6 +48,7 @@ impl Sender {
             if !segment.ever_retransmitted() {
                 newest_clean_send =
                     Some(newest_clean_send.map_or(segment.sent_time, |t| t.max(segment.sent_time)));
+                lowest_clean_end = lowest_clean_end.min(seq + segment.len as u64);
             }
             rate.on_delivered(
                 &mut rate_state,
@@ -102,6 +104,13 @@ impl Sender {
             retransmission_lost_in_episode = episode == Some(self.episode);
         }
 
+        if self.undo.is_some() {
+            let facts = super::undo::AckFacts {
+                advanced,
+                lowest_clean_end: (lowest_clean_end != u64::MAX).then_some(lowest_clean_end),
+            };
+            self.undo_on_ack(now, ack, facts);
+        }
         let was_reducing = self.is_reducing();
         let later_partial_ack = self.update_loss_state(now, advanced, prior_in_flight);
         // RFC 5681 §4.3: "the loss of a retransmission [...] MUST [lower] cwnd (and ssthresh)"

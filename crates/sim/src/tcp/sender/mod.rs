@@ -26,6 +26,7 @@
 mod ack;
 mod connection;
 mod fack;
+mod frto;
 mod limited_transmit;
 mod mode;
 mod rack_tlp;
@@ -36,6 +37,7 @@ mod tahoe;
 mod tests;
 mod timeout;
 mod transmit;
+mod undo;
 #[cfg(test)]
 mod variants_tests;
 
@@ -55,6 +57,7 @@ use mode::ModeCause;
 use rack_tlp::RackTlp;
 pub use recovery::LossState;
 use recovery::Prr;
+use undo::Undo;
 
 /// RFC 5681 §3.2 / RFC 6675 DupThresh.
 pub(super) const DUP_THRESH: u64 = 3;
@@ -94,6 +97,8 @@ pub struct SenderStats {
     pub fast_recoveries: u64,
     /// Tail loss probes sent (RFC 8985 §7.3).
     pub loss_probes: u64,
+    /// Window reductions undone as spurious (`undo.rs`).
+    pub undos: u64,
     pub rtt_sum_ns: u128,
     pub rtt_samples: u64,
     /// Payload bytes the receiver reported CE-marked, and the window reductions they caused.
@@ -152,6 +157,8 @@ pub struct Sender {
     send_deadline: Option<SimTime>,
     small_queues: Option<SmallQueues>,
     rack_tlp: Option<Box<RackTlp>>,
+    /// Undo of spurious reductions and F-RTO (`undo.rs`), boxed and absent unless asked for.
+    undo: Option<Box<Undo>>,
     data_end: u64,
     /// The controller's mode label when last looked at, to see it change.
     mode: &'static str,
@@ -213,6 +220,7 @@ impl Sender {
                 debug_assert_eq!(config.recovery, Recovery::Sack, "RACK needs SACK");
                 Box::default()
             }),
+            undo: None,
             data_end,
             mode: "",
             last_send: SimTime::ZERO,

@@ -17,6 +17,7 @@ pub(super) enum ModeCause {
     Timeout,
     RecoveryEnd,
     Send,
+    Undo,
 }
 
 impl ModeCause {
@@ -29,6 +30,7 @@ impl ModeCause {
             ModeCause::Timeout => "timeout",
             ModeCause::RecoveryEnd => "recovery_end",
             ModeCause::Send => "send",
+            ModeCause::Undo => "undo",
         }
     }
 }

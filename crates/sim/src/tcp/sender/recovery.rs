@@ -133,6 +133,9 @@ impl Sender {
             (_, Recovery::Fack) => "fack",
             (_, Recovery::Tahoe) => "tahoe",
         };
+        if self.undo.is_some() {
+            self.undo_on_recovery_start();
+        }
         self.episode += 1;
         if let Some(rt) = self.rack_tlp.as_deref_mut() {
             rt.tlp.reset(); // RFC 8985 §7.1
@@ -172,6 +175,9 @@ impl Sender {
     /// window brought down by PRR as Linux's `tcp_enter_cwr` does, nothing retransmitted; it
     /// lasts until the data outstanding now is acknowledged.
     pub(super) fn enter_cwr(&mut self, now: SimTime, flight: u64) {
+        if self.undo.is_some() {
+            self.undo_on_cwr();
+        }
         self.state = LossState::Cwr {
             point: self.board.snd_nxt(),
         };

@@ -34,6 +34,9 @@ impl Sender {
     /// snd_una as slow start reopens the window (go-back-N), and the state ends when the
     /// cumulative ACK passes what was outstanding.
     pub(super) fn tahoe_fast_retransmit(&mut self, now: SimTime, flight: u64, reduce: bool) {
+        if self.undo.is_some() {
+            self.undo_on_recovery_start();
+        }
         self.episode += 1;
         self.stats.fast_recoveries += 1;
         if reduce {

@@ -1,7 +1,7 @@
 //! Unit tests of the sender against RFC 5681, 6582, 6675, 6937, 6298, 3168 and 8985.
 
 use super::*;
-use crate::packet::{Ecn, MAX_SACK_BLOCKS, PacketKind, SackBlock, XcpHeader};
+use crate::packet::{Ecn, PacketKind, SackBlock, XcpHeader};
 use cclab_cc::algorithms::reno::Reno;
 use cclab_cc::slow_start::standard::StandardSlowStart;
 use cclab_cc::{Ack, CongestionEvent, TimeoutEvent};
@@ -62,26 +62,29 @@ pub(super) fn retransmitted(out: &[Packet]) -> Vec<u64> {
 }
 
 pub(super) fn ack(cumulative: u64, sack: &[(u64, u64)]) -> Packet {
-    let mut blocks = [SackBlock::default(); MAX_SACK_BLOCKS];
-    for (slot, &(start, end)) in blocks.iter_mut().zip(sack) {
-        *slot = SackBlock { start, end };
-    }
-    Packet {
+    let blocks: Vec<SackBlock> = sack
+        .iter()
+        .map(|&(start, end)| SackBlock { start, end })
+        .collect();
+    let mut packet = Packet {
         flow: 0,
         hop: 0,
         kind: PacketKind::Ack,
         retransmission: false,
-        sack_count: sack.len() as u8,
+        sack_count: 0,
         wire_bytes: 40,
         payload: 0,
         seq: cumulative,
-        sack: blocks,
+        sack: Default::default(),
         ecn: Ecn::NotEct,
         ce_bytes: 0,
         xcp: XcpHeader::default(),
         vcp: None,
         window: 0,
-    }
+        ts: 0,
+    };
+    packet.set_sack_blocks(&blocks);
+    packet
 }
 
 pub(super) fn at(ms: u64) -> SimTime {

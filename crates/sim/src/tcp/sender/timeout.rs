@@ -35,6 +35,11 @@ impl Sender {
             bytes_in_flight: flight,
         };
         let new_congestion_event = self.timeout_is_new_congestion_event(una);
+        if self.undo.is_some() {
+            let repeated = matches!(self.state, LossState::Loss { .. })
+                && self.una_at_last_timeout == Some(una);
+            self.undo_on_timeout(new_congestion_event, repeated);
+        }
         if new_congestion_event {
             self.cc.on_timeout_congestion_event(&event);
         }

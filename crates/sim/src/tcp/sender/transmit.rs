@@ -4,7 +4,7 @@
 use cclab_cc::{SimDuration, SimTime};
 use cclab_scenario::EcnMode;
 
-use crate::packet::{Ecn, LoadFactor, MAX_SACK_BLOCKS, Packet, PacketKind, SackBlock, XcpHeader};
+use crate::packet::{Ecn, LoadFactor, MAX_SACK_BLOCKS, Packet, PacketKind, SackOffsets, XcpHeader};
 
 use super::{ModeCause, Sender};
 
@@ -122,6 +122,9 @@ impl Sender {
         if retransmission {
             self.board.on_retransmit(seq, now, send_state, self.episode);
             self.stats.retransmissions += 1;
+            if self.undo.is_some() {
+                self.undo_on_retransmit(now);
+            }
         } else {
             self.board.push(len, now, send_state);
         }
@@ -156,7 +159,7 @@ impl Sender {
             wire_bytes,
             payload: len,
             seq,
-            sack: [SackBlock::default(); MAX_SACK_BLOCKS],
+            sack: [SackOffsets::default(); MAX_SACK_BLOCKS],
             ecn: match self.config.ecn {
                 EcnMode::Off => Ecn::NotEct,
                 EcnMode::Classic => Ecn::Ect,
@@ -171,6 +174,11 @@ impl Sender {
             // VCP (§3): the sender marks the segment capable; routers raise the code.
             vcp: self.speaks_vcp.then_some(LoadFactor::Unmeasured),
             window: 0,
+            ts: if self.undo.is_some() {
+                super::undo::ts_val(now)
+            } else {
+                0
+            },
         });
     }
 
