@@ -221,12 +221,19 @@ impl Encoder {
         let base_options = headers.saturating_sub(IPV4_HEADER + TCP_HEADER).min(40) / 4 * 4;
         let mut options = Vec::with_capacity(40);
         if base_options >= 12 {
-            // RFC 7323 §3: TSval is the sender's clock; the model's packets carry no clock,
-            // so it is the capture time in milliseconds (TSecr 0).
-            let ms = (captured.time.as_nanos() / 1_000_000) as u32;
+            // RFC 7323 §3. A flow with `undo` stamps its segments (`Packet::ts`, µs ticks of
+            // the sender's clock): a data segment's TSval, and an ACK's TSecr echoing it.
+            // Other flows' packets carry no clock: TSval is the capture time in milliseconds
+            // and TSecr 0.
+            let capture_ms = (captured.time.as_nanos() / 1_000_000) as u32;
+            let (tsval, tsecr) = match (packet.ts, packet.kind.is_forward()) {
+                (0, _) => (capture_ms, 0),
+                (ts, true) => (ts, 0),
+                (ts, false) => (capture_ms, ts),
+            };
             options.extend_from_slice(&[TCP_OPTION_NOP, TCP_OPTION_NOP, TCP_OPTION_TIMESTAMP, 10]);
-            options.extend_from_slice(&ms.to_be_bytes());
-            options.extend_from_slice(&0u32.to_be_bytes());
+            options.extend_from_slice(&tsval.to_be_bytes());
+            options.extend_from_slice(&tsecr.to_be_bytes());
         }
         options.resize(base_options, TCP_OPTION_NOP);
         if !sack_blocks.is_empty() {

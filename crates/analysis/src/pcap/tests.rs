@@ -254,3 +254,19 @@ fn handshake_packets_carry_their_flags_and_sequence_numbers() {
         (RECEIVER_PORT, 1, 2002, FLAG_FIN | FLAG_ACK)
     );
 }
+
+/// A flow with `undo` stamps its segments (RFC 7323): the data segment's TSval and the ACK's
+/// TSecr are the stamp; without one, TSval is the capture time in ms and TSecr 0.
+#[test]
+fn timestamps_are_the_packets_own_when_it_carries_one() {
+    let mut data = packet(PacketKind::Data, 0, 0, 1448, &[]);
+    data.ts = 123_456;
+    let record = encode(data, false, false);
+    let tcp = &record[36..];
+    assert_eq!([u32_at(tcp, 24), u32_at(tcp, 28)], [123_456, 0]);
+    let mut ack = packet(PacketKind::Ack, 0, 1448, 0, &[]);
+    ack.ts = 123_456;
+    let record = encode(ack, false, false);
+    let tcp = &record[36..];
+    assert_eq!([u32_at(tcp, 24), u32_at(tcp, 28)], [1500, 123_456]);
+}

@@ -7,6 +7,7 @@
 //! | --- | --- | --- | --- |
 //! | `loss_detection` | `"rack-tlp"` (with SACK) | `"dupack"` | Linux: `tcp_recovery = 1` (RACK) and TLP on since 4.18/5.0; RFC 6675's rule |
 //! | `limited_transmit` | true | true | Linux counts duplicates as SACKed (`tcp_add_reno_sack`); RFC 5681 §3.2 SHOULD use RFC 3042 |
+//! | `undo`, `frto` | true | false | Linux's `tcp_try_undo_*` and `tcp_frto = 2`; RFC 3708, 3522 and 5682 are Experimental |
 //! | `quick_ack` | true | false | Linux's `tcp_incr_quickack`; RFC 5681 §4.2 delays every ACK it may |
 //! | `min_rto` | `"200ms"` | `"1s"` | Linux's `TCP_RTO_MIN`; RFC 6298 §2.4 |
 //! | `receive_window` | `"auto"` | as given | Linux's `tcp_rcv_space_adjust` (DRS); no RFC tunes it |
@@ -48,6 +49,10 @@ pub(super) fn expand(section: &Section) -> Result<Option<Table>, ScenarioError> 
     let loss_detection = if linux && sack { "rack-tlp" } else { "dupack" };
     default("loss_detection", Value::String(loss_detection.into()));
     default("limited_transmit", Value::Boolean(true));
+    // Linux undoes spurious reductions (DSACK, timestamps) and runs F-RTO (`tcp_frto = 2`);
+    // both are Experimental RFCs (3708, 3522, 5682), not the standards-track baseline.
+    default("undo", Value::Boolean(linux));
+    default("frto", Value::Boolean(linux));
     default("quick_ack", Value::Boolean(linux));
     default(
         "min_rto",

@@ -27,7 +27,7 @@ fn linux_sets_rack_tlp_quick_ack_auto_tuning_tsq_and_200_ms() {
     assert_eq!(g.loss_detection, LossDetection::RackTlp);
     assert!(g.limited_transmit && g.connection.quick_ack && g.connection.receive_window_auto);
     assert_eq!(g.min_rto.as_nanos(), 200_000_000);
-    assert!(g.small_queues);
+    assert!(g.small_queues && g.undo && g.frto);
     // A bulk flow opens no connection; a finite one does (its FCT counts from the SYN).
     assert!(!g.connection.handshake);
     assert!(
@@ -45,6 +45,7 @@ fn rfc_sets_the_duplicate_ack_rule_one_second_and_no_linux_mechanisms() {
     assert_eq!(g.min_rto.as_nanos(), 1_000_000_000, "RFC 6298 §2.4");
     assert!(g.limited_transmit, "RFC 5681 §3.2: SHOULD use RFC 3042");
     assert!(!g.connection.quick_ack && !g.connection.receive_window_auto && !g.small_queues);
+    assert!(!g.undo && !g.frto);
     assert!(g.connection.handshake);
 }
 
