@@ -129,6 +129,26 @@ enum Command {
     },
     /// List the congestion-control algorithms and slow-start variants with their parameters.
     Algorithms,
+    /// Run the scenario's flows as real kernel TCP through its bottleneck, emulated in real
+    /// time (needs root and /dev/net/tun; docs/emulation.md). Writes run's folder format.
+    Emulate {
+        file: PathBuf,
+        /// Output folder (default: out/<scenario name>-emulated).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Override a scenario key, e.g. --set flows.0.cc=bbr (repeatable).
+        #[arg(long = "set", value_name = "KEY=VALUE")]
+        overrides: Vec<String>,
+        /// No progress line.
+        #[arg(long, short)]
+        quiet: bool,
+    },
+    /// The sender or receiver program `emulate` starts inside each host's namespace.
+    #[command(name = "emulate-endpoint", hide = true)]
+    EmulateEndpoint {
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
 }
 
 #[derive(Subcommand)]
@@ -335,6 +355,13 @@ fn main() -> ExitCode {
             emit(&commands::algorithms::listing());
             Ok(())
         }
+        Command::Emulate {
+            file,
+            out,
+            overrides,
+            quiet,
+        } => commands::emulate::emulate(&file, out, &overrides, quiet),
+        Command::EmulateEndpoint { args } => commands::emulate::endpoint(&args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
