@@ -17,7 +17,7 @@ use cclab_sim::net::link::LinkStats;
 use crate::error::EmuError;
 use crate::forwarder::{Fidelity, Forwarder, QueueSample};
 use crate::host::{Host, ip_here};
-use crate::plan::plan;
+use crate::plan::{Plan, plan};
 use crate::preflight::{check_machine, kernel_congestion_controls};
 use crate::shaper::Shaper;
 use crate::tcp_info::TcpInfo;
@@ -58,11 +58,17 @@ pub struct EmulationReport {
     pub wall_s: f64,
 }
 
-pub fn emulate(emulation: &Emulation) -> Result<EmulationReport, EmuError> {
-    check_machine()?;
-    let scenario = &emulation.scenario;
+/// Check the scenario, then the machine: what to run, or one sentence why not. The
+/// scenario first: its errors are the user's to fix whatever the machine.
+pub fn prepare(scenario: &Scenario) -> Result<Plan, EmuError> {
     let available = kernel_congestion_controls()?;
     let plan = plan(scenario, &available)?;
+    check_machine()?;
+    Ok(plan)
+}
+
+/// Run `plan` (from [`prepare`]) in real time.
+pub fn emulate(emulation: &Emulation, plan: Plan) -> Result<EmulationReport, EmuError> {
     let started = Instant::now();
     let pid = std::process::id();
     let args = |role: &str, rest: Vec<String>| {

@@ -25,5 +25,5 @@ pub mod shaper;
 pub mod tcp_info;
 pub mod tun;
 
-pub use emulation::{Emulation, EmulationReport, emulate};
+pub use emulation::{Emulation, EmulationReport, emulate, prepare};
 pub use error::EmuError;

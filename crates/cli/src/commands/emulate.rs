@@ -33,13 +33,14 @@ pub fn emulate(
         program,
         program_args: vec![ENDPOINT_COMMAND.to_string()],
     };
+    let plan = cclab_emu::prepare(&emulation.scenario).map_err(failure)?;
     if !quiet {
         eprintln!(
             "emulating {} for {} in real time",
             emulation.scenario.name, emulation.scenario.duration
         );
     }
-    let report = cclab_emu::emulate(&emulation).map_err(failure)?;
+    let report = cclab_emu::emulate(&emulation, plan).map_err(failure)?;
     cclab_emu::output::write(&out, &emulation.scenario, &report).map_err(failure)?;
     let fidelity = cclab_emu::output::fidelity(&report);
     for flow in &report.flows {
