@@ -142,7 +142,16 @@ enum Command {
         /// No progress line.
         #[arg(long, short)]
         quiet: bool,
+        /// Do not draw the figures (DIR/figures/*.svg, *.png); the report then has none.
+        #[arg(long)]
+        no_plots: bool,
+        /// Do not write DIR/report.html.
+        #[arg(long)]
+        no_report: bool,
     },
+    /// Two run folders side by side (e.g. `run` and `emulate` of one scenario): the summary
+    /// metrics with absolute and relative differences (B - A, (B - A)/A).
+    Compare { dir_a: PathBuf, dir_b: PathBuf },
     /// The sender or receiver program `emulate` starts inside each host's namespace.
     #[command(name = "emulate-endpoint", hide = true)]
     EmulateEndpoint {
@@ -360,7 +369,19 @@ fn main() -> ExitCode {
             out,
             overrides,
             quiet,
-        } => commands::emulate::emulate(&file, out, &overrides, quiet),
+            no_plots,
+            no_report,
+        } => commands::emulate::emulate(
+            &file,
+            out,
+            &overrides,
+            quiet,
+            commands::run::Drawing {
+                plots: !no_plots,
+                report: !no_report,
+            },
+        ),
+        Command::Compare { dir_a, dir_b } => commands::compare::compare(&dir_a, &dir_b),
         Command::EmulateEndpoint { args } => commands::emulate::endpoint(&args),
     };
     match outcome {

@@ -45,12 +45,17 @@ fn scenario() -> PathBuf {
     root().join("examples/emulation/cubic-20mbps.toml")
 }
 
-/// The processes started by `pid` (its endpoint hosts), with their network namespaces.
+/// The endpoint hosts started by `pid`, with their network namespaces.
 fn children(pid: u32) -> Vec<(u32, String)> {
     let list =
         std::fs::read_to_string(format!("/proc/{pid}/task/{pid}/children")).unwrap_or_default();
     list.split_whitespace()
         .filter_map(|c| c.parse::<u32>().ok())
+        // Not the short-lived `ip` commands that configure the hosts.
+        .filter(|c| {
+            std::fs::read(format!("/proc/{c}/cmdline"))
+                .is_ok_and(|cmd| String::from_utf8_lossy(&cmd).contains("emulate-endpoint"))
+        })
         .filter_map(|c| {
             let ns = std::fs::read_link(format!("/proc/{c}/ns/net")).ok()?;
             Some((c, ns.to_string_lossy().into_owned()))

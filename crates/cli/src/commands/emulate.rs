@@ -6,7 +6,12 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::anyhow;
+use cclab_analysis::html_report::ReportOptions;
+use cclab_analysis::plot::Formats;
+use cclab_analysis::plot::timeseries::{RunPlotOptions, plot_run};
 use cclab_emu::{EmuError, Emulation};
+
+use crate::commands::run::Drawing;
 
 use crate::Failure;
 
@@ -18,6 +23,7 @@ pub fn emulate(
     out: Option<PathBuf>,
     overrides: &[String],
     quiet: bool,
+    drawing: Drawing,
 ) -> Result<(), Failure> {
     let scenario =
         cclab_scenario::load(file, overrides).map_err(|e| Failure::BadInput(e.into()))?;
@@ -84,6 +90,25 @@ pub fn emulate(
     );
     text += &format!("output: {}\n", out.display());
     crate::emit(&text);
+    // The folder has run's format, so run's figures and report are drawn from it unchanged.
+    if drawing.plots {
+        let options = RunPlotOptions {
+            formats: Formats::default(),
+            from_s: None,
+            to_s: None,
+        };
+        plot_run(&out, &options).map_err(|e| Failure::RunFailed(e.into()))?;
+    }
+    if drawing.report {
+        crate::commands::report::write(
+            &out,
+            &ReportOptions {
+                figures: drawing.plots,
+                scenario: crate::commands::report::scenario_text(file, overrides),
+                sections: Vec::new(),
+            },
+        )?;
+    }
     Ok(())
 }
 
