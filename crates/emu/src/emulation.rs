@@ -102,6 +102,10 @@ pub fn emulate(emulation: &Emulation, plan: Plan) -> Result<EmulationReport, Emu
     ];
     sender_args.extend(plan.flows.iter().map(|f| f.to_arg()));
     let mut sender = Host::spawn("sender", &emulation.program, &args("sender", sender_args))?;
+    // A new namespace starts with tcp_ecn = 2: accept ECN when asked, never ask
+    // (Documentation/networking/ip-sysctl.rst); the receiver keeps it.
+    let ecn = if plan.ecn { "1" } else { "2" };
+    sender.run("sysctl", &["-q", "-w", &format!("net.ipv4.tcp_ecn={ecn}")])?;
     let sender_tun = attach_tun(
         &sender,
         &format!("cce{pid}s"),

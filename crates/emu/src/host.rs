@@ -74,8 +74,13 @@ impl Host {
 
     /// Run `ip ARGS` inside this host's namespace.
     pub fn ip(&self, args: &[&str]) -> Result<(), EmuError> {
+        self.run("ip", args)
+    }
+
+    /// Run `program ARGS` inside this host's namespace.
+    pub fn run(&self, program: &str, args: &[&str]) -> Result<(), EmuError> {
         let namespace = self.namespace.as_raw_fd();
-        let mut command = Command::new("ip");
+        let mut command = Command::new(program);
         command.args(args).stdout(Stdio::null());
         // SAFETY: setns is async-signal-safe; the descriptor stays open across the fork.
         unsafe {
@@ -88,7 +93,11 @@ impl Host {
         }
         run(
             command,
-            &format!("ip {} (in the {} namespace)", args.join(" "), self.label),
+            &format!(
+                "{program} {} (in the {} namespace)",
+                args.join(" "),
+                self.label
+            ),
         )
     }
 

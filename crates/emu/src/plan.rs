@@ -9,7 +9,7 @@
 //! with one sentence naming the key.
 
 use cclab_cc::SimDuration;
-use cclab_scenario::{Direction, FlowKind, LinkKind, Scenario, Topology};
+use cclab_scenario::{Direction, EcnMode, FlowKind, LinkKind, Scenario, Topology};
 use cclab_sim::net::link::Link;
 use cclab_sim::net::loss::LossProcess;
 use cclab_sim::net::qdisc::{BufferLimit, Qdisc, QdiscEnv};
@@ -33,6 +33,9 @@ pub struct Plan {
     pub mtu: u64,
     pub duration: SimDuration,
     pub interval: SimDuration,
+    /// The sender host asks for ECN (`net.ipv4.tcp_ecn = 1`, RFC 3168); a sysctl of the
+    /// namespace, so all flows agree.
+    pub ecn: bool,
 }
 
 fn unsupported(key: &str, why: &str) -> EmuError {
@@ -93,6 +96,24 @@ pub fn plan(scenario: &Scenario, available: &[String]) -> Result<Plan, EmuError>
             return Err(unsupported(
                 &key("start_jitter"),
                 "start jitter is not emulated yet",
+            ));
+        }
+        if !group.drop.is_empty() {
+            return Err(unsupported(
+                &key("drop"),
+                "forced drops are not emulated yet",
+            ));
+        }
+        if group.ecn == EcnMode::L4s {
+            return Err(unsupported(
+                &key("ecn"),
+                "the kernel's TCP has no L4S (ECT(1)) sender; use ecn = true or false",
+            ));
+        }
+        if group.ecn != first.ecn {
+            return Err(unsupported(
+                &key("ecn"),
+                "all flows share the sender host's net.ipv4.tcp_ecn, so their ecn must be the same",
             ));
         }
         if group.mss != first.mss || group.header_bytes != first.header_bytes {
@@ -183,6 +204,7 @@ pub fn plan(scenario: &Scenario, available: &[String]) -> Result<Plan, EmuError>
         mtu: first.mss + first.header_bytes,
         duration: scenario.duration,
         interval: scenario.output.interval,
+        ecn: first.ecn == EcnMode::Classic,
     })
 }
 
@@ -244,5 +266,17 @@ mod tests {
             error.to_string(),
             "flows.0.cc: the kernel does not offer vegas (it offers reno, bbr, cubic; see /proc/sys/net/ipv4/tcp_available_congestion_control)"
         );
+    }
+
+    #[test]
+    fn ecn_is_one_switch_of_the_sender_host() {
+        let with_ecn = DUMBBELL.replace("count = 2", "count = 2\n        ecn = true");
+        assert!(plan(&scenario(&with_ecn), &kernel()).expect("emulable").ecn);
+        assert!(!plan(&scenario(DUMBBELL), &kernel()).expect("emulable").ecn);
+        let mixed = format!("{with_ecn}\n        [[flows]]\n        cc = \"cubic\"\n");
+        let Err(error) = plan(&scenario(&mixed), &kernel()) else {
+            panic!("flows with and without ECN share one sysctl");
+        };
+        assert!(error.to_string().starts_with("flows.1.ecn: "), "{error}");
     }
 }
