@@ -41,6 +41,32 @@ pub struct Fidelity {
     pub ignored: u64,
     pub write_errors: u64,
     pub realtime: bool,
+    /// The machine while forwarding: the share of CPU time taken by other virtual machines
+    /// (steal, /proc/stat) and the 1-minute load average at the end (/proc/loadavg).
+    pub steal_fraction: Option<f64>,
+    pub load_average: Option<f64>,
+}
+
+/// (steal, total) jiffies of all CPUs so far (proc(5): the `cpu` line of /proc/stat).
+pub fn cpu_jiffies() -> Option<(u64, u64)> {
+    let stat = std::fs::read_to_string("/proc/stat").ok()?;
+    let line = stat.lines().next()?.strip_prefix("cpu ")?;
+    let fields: Vec<u64> = line
+        .split_whitespace()
+        .filter_map(|f| f.parse().ok())
+        .collect();
+    // user nice system idle iowait irq softirq steal [guest guest_nice, inside user/nice]
+    let steal = *fields.get(7)?;
+    Some((steal, fields.iter().take(8).sum()))
+}
+
+fn load_average() -> Option<f64> {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
 }
 
 pub struct Forwarder {
@@ -118,6 +144,7 @@ impl Forwarder {
             self.fidelity.realtime = libc::sched_setscheduler(0, libc::SCHED_FIFO, &param) == 0;
         }
         self.epoch = Instant::now();
+        let jiffies_before = cpu_jiffies();
         let mut next_sample = SimTime::ZERO + interval;
         let mut buf = vec![0u8; 65536];
         loop {
@@ -151,6 +178,13 @@ impl Forwarder {
         }
         // Close the queue statistics at the end.
         self.forward.link.finish(end.max(self.now()));
+        if let (Some((steal0, total0)), Some((steal1, total1))) = (jiffies_before, cpu_jiffies())
+            && total1 > total0
+        {
+            self.fidelity.steal_fraction =
+                Some((steal1 - steal0) as f64 / (total1 - total0) as f64);
+        }
+        self.fidelity.load_average = load_average();
         Ok(())
     }
 

@@ -208,6 +208,8 @@ pub fn summary(scenario: &Scenario, report: &EmulationReport) -> Value {
             "scheduled_rate_bps": fidelity.scheduled_rate_bps,
             "kept_up": fidelity.kept_up,
             "realtime_priority": report.fidelity.realtime,
+            "cpu_steal_fraction": report.fidelity.steal_fraction,
+            "load_average": report.fidelity.load_average,
             "ignored_packets": report.fidelity.ignored,
             "write_errors": report.fidelity.write_errors,
         },
