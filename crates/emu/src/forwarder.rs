@@ -110,9 +110,15 @@ fn classify(packet: &[u8], data_direction: bool) -> Option<Header> {
         let tcp_header = (tcp[12] >> 4) as usize * 4;
         header.flow = port.saturating_sub(BASE_PORT) as u32;
         header.payload = tcp.len().saturating_sub(tcp_header) as u32;
-        if header.payload > 0 {
-            header.kind = PacketKind::Data;
-        }
+        // The link draws a data packet's or a SYN's loss from the data loss process, the
+        // others' from the ACK loss process (as the simulator's handshake does).
+        let (syn, ack) = (tcp[13] & 0x02 != 0, tcp[13] & 0x10 != 0);
+        header.kind = match (syn, ack) {
+            (true, false) => PacketKind::Syn,
+            (true, true) => PacketKind::SynAck,
+            _ if header.payload > 0 => PacketKind::Data,
+            _ => PacketKind::Ack,
+        };
     }
     Some(header)
 }
@@ -321,6 +327,14 @@ mod tests {
         let ack = classify(&tcp_packet(BASE_PORT + 2, 40000, 0, 0), false).expect("IPv4");
         assert_eq!(ack.flow, 2);
         assert_eq!(ack.kind, PacketKind::Ack);
+        let mut syn = tcp_packet(40000, BASE_PORT, 0, 0);
+        syn[20 + 13] = 0x02;
+        assert_eq!(classify(&syn, true).expect("IPv4").kind, PacketKind::Syn);
+        syn[20 + 13] = 0x12;
+        assert_eq!(
+            classify(&syn, false).expect("IPv4").kind,
+            PacketKind::SynAck
+        );
         let mut ipv6 = tcp_packet(1, 2, 0, 0);
         ipv6[0] = 0x60;
         assert_eq!(classify(&ipv6, true), None);
