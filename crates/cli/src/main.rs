@@ -129,6 +129,35 @@ enum Command {
     },
     /// List the congestion-control algorithms and slow-start variants with their parameters.
     Algorithms,
+    /// Run the scenario's flows as real kernel TCP through its bottleneck, emulated in real
+    /// time (needs root and /dev/net/tun; docs/emulation.md). Writes run's folder format.
+    Emulate {
+        file: PathBuf,
+        /// Output folder (default: out/<scenario name>-emulated).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Override a scenario key, e.g. --set flows.0.cc=bbr (repeatable).
+        #[arg(long = "set", value_name = "KEY=VALUE")]
+        overrides: Vec<String>,
+        /// No progress line.
+        #[arg(long, short)]
+        quiet: bool,
+        /// Do not draw the figures (DIR/figures/*.svg, *.png); the report then has none.
+        #[arg(long)]
+        no_plots: bool,
+        /// Do not write DIR/report.html.
+        #[arg(long)]
+        no_report: bool,
+    },
+    /// Two run folders side by side (e.g. `run` and `emulate` of one scenario): the summary
+    /// metrics with absolute and relative differences (B - A, (B - A)/A).
+    Compare { dir_a: PathBuf, dir_b: PathBuf },
+    /// The sender or receiver program `emulate` starts inside each host's namespace.
+    #[command(name = "emulate-endpoint", hide = true)]
+    EmulateEndpoint {
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
 }
 
 #[derive(Subcommand)]
@@ -335,6 +364,25 @@ fn main() -> ExitCode {
             emit(&commands::algorithms::listing());
             Ok(())
         }
+        Command::Emulate {
+            file,
+            out,
+            overrides,
+            quiet,
+            no_plots,
+            no_report,
+        } => commands::emulate::emulate(
+            &file,
+            out,
+            &overrides,
+            quiet,
+            commands::run::Drawing {
+                plots: !no_plots,
+                report: !no_report,
+            },
+        ),
+        Command::Compare { dir_a, dir_b } => commands::compare::compare(&dir_a, &dir_b),
+        Command::EmulateEndpoint { args } => commands::emulate::endpoint(&args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

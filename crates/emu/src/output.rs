@@ -1,0 +1,310 @@
+//! The run's folder, in `cclab run`'s format (docs/outputs.md): `summary.json`,
+//! `timeseries.csv`, `queue.csv`, with the values the kernel (`TCP_INFO`) and the emulated
+//! bottleneck give, and an `emulation` object in the summary with the emulator's fidelity.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use cclab_cc::SimTime;
+use cclab_scenario::Scenario;
+use serde_json::{Value, json};
+
+use crate::emulation::{EmulationReport, FlowRecord};
+use crate::error::EmuError;
+use crate::tcp_info::{TCP_CA_LOSS, TCP_INFINITE_SSTHRESH, TcpInfo};
+
+/// Added delay at the 99th percentile above which the emulator did not keep up: the
+/// issue's bound (1 ms), a fortieth of a 40 ms RTT.
+pub const KEPT_UP_P99_MS: f64 = 1.0;
+/// Achieved over scheduled rate below which it did not keep up.
+pub const KEPT_UP_RATE_RATIO: f64 = 0.99;
+
+/// The emulator's own fidelity, from what it measured while forwarding.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FidelitySummary {
+    pub added_delay_p50_ms: f64,
+    pub added_delay_p99_ms: f64,
+    pub added_delay_max_ms: f64,
+    pub achieved_rate_bps: f64,
+    pub scheduled_rate_bps: f64,
+    pub kept_up: bool,
+}
+
+/// The `q` quantile (nearest rank) of `values`, in milliseconds.
+fn quantile_ms(sorted_ns: &[u64], q: f64) -> f64 {
+    if sorted_ns.is_empty() {
+        return 0.0;
+    }
+    let rank = ((q * sorted_ns.len() as f64).ceil() as usize).clamp(1, sorted_ns.len());
+    sorted_ns[rank - 1] as f64 / 1e6
+}
+
+pub fn fidelity(report: &EmulationReport) -> FidelitySummary {
+    let mut lateness = report.fidelity.lateness_ns.clone();
+    lateness.sort_unstable();
+    // Forward direction, first to last packet written: bytes over the actual span, and over
+    // the span the link scheduled. Equal when every packet left on time.
+    let (achieved, scheduled) = match (report.fidelity.first_write, report.fidelity.last_write) {
+        (Some((first_at, first_due)), Some((last_at, last_due))) if last_due > first_due => {
+            let bits = report.fidelity.forward_bytes as f64 * 8.0;
+            let actual = (last_at - first_at).as_secs_f64().max(f64::MIN_POSITIVE);
+            (bits / actual, bits / (last_due - first_due).as_secs_f64())
+        }
+        _ => (0.0, 0.0),
+    };
+    let p99 = quantile_ms(&lateness, 0.99);
+    FidelitySummary {
+        added_delay_p50_ms: quantile_ms(&lateness, 0.5),
+        added_delay_p99_ms: p99,
+        added_delay_max_ms: lateness.last().map_or(0.0, |&n| n as f64 / 1e6),
+        achieved_rate_bps: achieved,
+        scheduled_rate_bps: scheduled,
+        kept_up: p99 <= KEPT_UP_P99_MS
+            && (scheduled == 0.0 || achieved >= KEPT_UP_RATE_RATIO * scheduled),
+    }
+}
+
+/// Bytes of application data acknowledged: `tcpi_bytes_acked` counts the SYN as one.
+fn bytes_acked(info: &TcpInfo) -> u64 {
+    info.bytes_acked.saturating_sub(1)
+}
+
+fn ca_state_name(state: u8) -> &'static str {
+    // enum tcp_ca_state (include/net/tcp.h).
+    match state {
+        0 => "open",
+        1 => "disorder",
+        2 => "cwr",
+        3 => "recovery",
+        4 => "loss",
+        _ => "unknown",
+    }
+}
+
+fn flow_summary(flow: &FlowRecord, end: SimTime) -> Value {
+    let last = flow.last.unwrap_or_default();
+    let acked = bytes_acked(&last);
+    let finish = flow.finished.unwrap_or(end);
+    let active_s = finish.saturating_since(flow.start).as_secs_f64();
+    let rate = |bytes: u64| {
+        if active_s > 0.0 {
+            bytes as f64 * 8.0 / active_s
+        } else {
+            0.0
+        }
+    };
+    let rtts: Vec<f64> = flow
+        .samples
+        .iter()
+        .filter(|(_, i)| i.rtt_us > 0)
+        .map(|(_, i)| i.rtt_us as f64 / 1e3)
+        .collect();
+    let mean_rtt = if rtts.is_empty() {
+        0.0
+    } else {
+        rtts.iter().sum::<f64>() / rtts.len() as f64
+    };
+    // Entries into the Loss state seen at the samples: a lower bound on timeouts (TCP_INFO
+    // has no counter of them).
+    let timeouts = flow
+        .samples
+        .windows(2)
+        .filter(|w| w[0].1.ca_state != TCP_CA_LOSS && w[1].1.ca_state == TCP_CA_LOSS)
+        .count();
+    json!({
+        "id": flow.id,
+        "group": 0,
+        "kind": "tcp",
+        "cc": flow.cc,
+        "kernel_cc": flow.kernel_cc,
+        "start_s": flow.start.as_secs_f64(),
+        "size_bytes": flow.size,
+        "bytes_acked": acked,
+        "delivered_bytes": acked,
+        "goodput_bps": rate(acked),
+        "throughput_bps": rate(last.bytes_sent),
+        "packets_sent": last.data_segs_out,
+        "retransmissions": last.total_retrans,
+        "timeouts": timeouts,
+        "mean_rtt_ms": mean_rtt,
+        "min_rtt_ms": last.min_rtt_us as f64 / 1e3,
+        "fct_s": flow.finished.map(|t| t.saturating_since(flow.start).as_secs_f64()),
+        "error": flow.error,
+    })
+}
+
+/// Jain's fairness index (Jain, Chiu, Hawe 1984): (Σx)² / (n Σx²); 1 with no or zero rates.
+fn jain(values: &[f64]) -> f64 {
+    let sum: f64 = values.iter().sum();
+    let squares: f64 = values.iter().map(|v| v * v).sum();
+    if squares == 0.0 {
+        1.0
+    } else {
+        sum * sum / (values.len() as f64 * squares)
+    }
+}
+
+pub fn summary(scenario: &Scenario, report: &EmulationReport) -> Value {
+    let end = SimTime::ZERO + scenario.duration;
+    let duration_s = scenario.duration.as_secs_f64();
+    let flows: Vec<Value> = report.flows.iter().map(|f| flow_summary(f, end)).collect();
+    let goodputs: Vec<f64> = flows
+        .iter()
+        .map(|f| f["goodput_bps"].as_f64().unwrap_or(0.0))
+        .collect();
+    let total_acked: u64 = report
+        .flows
+        .iter()
+        .map(|f| f.last.as_ref().map_or(0, bytes_acked))
+        .sum();
+    let stats = &report.bottleneck;
+    let utilization = stats.busy.as_secs_f64().min(duration_s) / duration_s;
+    let integrated = stats.integrated_until.as_nanos();
+    let mean_queue = if integrated == 0 {
+        0.0
+    } else {
+        stats.queue_integral as f64 / integrated as f64
+    };
+    let ms = |ns: Option<f64>| ns.unwrap_or(0.0) / 1e6;
+    let fidelity = fidelity(report);
+    json!({
+        "scenario": scenario.name,
+        "seed": scenario.seed,
+        "duration_s": duration_s,
+        "mode": "emulation",
+        "flows": flows,
+        "links": [{
+            "name": "bottleneck",
+            "rate_bps": report.bottleneck_rate_bps,
+            "utilization": utilization,
+            "drops": stats.drops(),
+            "overflow_drops": stats.overflow_drops,
+            "aqm_drops": stats.aqm_drops,
+            "random_losses": stats.random_losses,
+            "ce_marks": stats.ce_marks,
+            "packets": stats.packets,
+            "mean_queue_pkts": mean_queue,
+            "max_queue_pkts": stats.max_queue_pkts,
+            "queue_delay_ms": {
+                "mean": ms(stats.queue_delay.mean()),
+                "p99": ms(stats.queue_delay.quantile(0.99)),
+            },
+        }],
+        "aggregate": {
+            "jain_index": jain(&goodputs),
+            "total_goodput_bps": total_acked as f64 * 8.0 / duration_s,
+            "utilization": utilization,
+        },
+        "run": {
+            "events": report.fidelity.lateness_ns.len(),
+            "packets": stats.packets,
+            "wall_s": report.wall_s,
+        },
+        "emulation": {
+            "added_delay_p50_ms": fidelity.added_delay_p50_ms,
+            "added_delay_p99_ms": fidelity.added_delay_p99_ms,
+            "added_delay_max_ms": fidelity.added_delay_max_ms,
+            "achieved_rate_bps": fidelity.achieved_rate_bps,
+            "scheduled_rate_bps": fidelity.scheduled_rate_bps,
+            "kept_up": fidelity.kept_up,
+            "realtime_priority": report.fidelity.realtime,
+            "cpu_steal_fraction": report.fidelity.steal_fraction,
+            "load_average": report.fidelity.load_average,
+            "ignored_packets": report.fidelity.ignored,
+            "write_errors": report.fidelity.write_errors,
+        },
+    })
+}
+
+pub const TIMESERIES_HEADER: &str = "time_s,flow,cwnd_bytes,ssthresh_bytes,srtt_ms,inflight_bytes,bytes_acked,delivered_bytes,retransmissions,rtt_ms,pacing_rate_bps,mode,bytes_sent,delivery_rate_bps,ca_state";
+
+fn timeseries(report: &EmulationReport) -> String {
+    let mut rows: Vec<(SimTime, u32, &TcpInfo)> = report
+        .flows
+        .iter()
+        .flat_map(|f| f.samples.iter().map(move |(t, i)| (*t, f.id, i)))
+        .collect();
+    rows.sort_by_key(|&(t, id, _)| (t, id));
+    let mut text = String::from(TIMESERIES_HEADER);
+    text.push('\n');
+    for (t, id, info) in rows {
+        let mss = info.snd_mss as u64;
+        let ssthresh = if info.snd_ssthresh >= TCP_INFINITE_SSTHRESH {
+            String::new()
+        } else {
+            (info.snd_ssthresh as u64 * mss).to_string()
+        };
+        let srtt = info.rtt_us as f64 / 1e3;
+        let acked = bytes_acked(info);
+        let _ = writeln!(
+            text,
+            "{},{id},{},{ssthresh},{srtt},{},{acked},{acked},{},{srtt},{},{},{},{},{}",
+            t.as_secs_f64(),
+            info.snd_cwnd as u64 * mss,
+            info.in_flight_segments() as u64 * mss,
+            info.total_retrans,
+            info.pacing_rate * 8,
+            // The kernel's congestion-control state stands in for the controller's mode.
+            ca_state_name(info.ca_state),
+            info.bytes_sent,
+            info.delivery_rate * 8,
+            info.ca_state,
+        );
+    }
+    text
+}
+
+fn queue(report: &EmulationReport) -> String {
+    let mut text = String::from("time_s,link,queue_pkts,queue_bytes,drops,tx_bytes\n");
+    for s in &report.queue {
+        let _ = writeln!(
+            text,
+            "{},bottleneck,{},{},{},{}",
+            s.time.as_secs_f64(),
+            s.packets,
+            s.bytes,
+            s.drops,
+            s.tx_bytes
+        );
+    }
+    text
+}
+
+/// Write the folder `out` (created if missing).
+pub fn write(out: &Path, scenario: &Scenario, report: &EmulationReport) -> Result<(), EmuError> {
+    std::fs::create_dir_all(out)
+        .map_err(|e| EmuError::io(format!("creating {}", out.display()), e))?;
+    let summary = serde_json::to_string_pretty(&summary(scenario, report))
+        .map_err(|e| EmuError::io("encoding summary.json", std::io::Error::other(e)))?;
+    for (name, text) in [
+        ("summary.json", summary + "\n"),
+        ("timeseries.csv", timeseries(report)),
+        ("queue.csv", queue(report)),
+    ] {
+        let path = out.join(name);
+        std::fs::write(&path, text)
+            .map_err(|e| EmuError::io(format!("writing {}", path.display()), e))?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nearest_rank_quantiles() {
+        // Nearest rank: the ⌈q·n⌉-th smallest. n = 100: p50 is the 50th, p99 the 99th.
+        let values: Vec<u64> = (1..=100).map(|i| i * 1_000_000).collect();
+        assert_eq!(quantile_ms(&values, 0.5), 50.0);
+        assert_eq!(quantile_ms(&values, 0.99), 99.0);
+        assert_eq!(quantile_ms(&[], 0.99), 0.0);
+    }
+
+    #[test]
+    fn jain_index_of_equal_and_of_one_sided_shares() {
+        // Equal shares: 1; one of n flows takes all: 1/n (Jain et al. 1984, §3).
+        assert_eq!(jain(&[5.0, 5.0]), 1.0);
+        assert_eq!(jain(&[10.0, 0.0, 0.0, 0.0]), 0.25);
+    }
+}
