@@ -317,9 +317,6 @@ pub struct FlowGroup {
     /// Pace at cwnd/srtt (×2 in slow start, ×1.2 after, as Linux does) when the controller
     /// does not set a pacing rate itself.
     pub pacing: bool,
-    /// `tsq`: TCP Small Queues (Linux's limit on what waits at the sender's own link; on by
-    /// default, off in `stack = "rfc"`).
-    pub small_queues: bool,
     /// ECN-capable transport: the bottleneck may mark CE instead of queueing silently, and
     /// the receiver echoes the CE-marked bytes.
     pub ecn: EcnMode,

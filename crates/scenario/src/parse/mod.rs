@@ -591,7 +591,6 @@ const FLOW_KEYS: &[&str] = &[
     "loss_detection",
     "limited_transmit",
     "stack",
-    "tsq",
     "undo",
     "frto",
     "delayed_ack",
@@ -827,11 +826,6 @@ fn flow_group(section: &Section, topology: &Topology) -> Result<FlowGroup, Scena
         Some(Value::Boolean(b)) => *b,
         Some(_) => return Err(section.invalid("pacing", "must be true or false")),
     };
-    let small_queues = match section.get("tsq") {
-        None => true,
-        Some(Value::Boolean(b)) => *b,
-        Some(_) => return Err(section.invalid("tsq", "must be true or false")),
-    };
     let ecn = match section.get("ecn") {
         None | Some(Value::Boolean(false)) => EcnMode::Off,
         Some(Value::Boolean(true)) => EcnMode::Classic,
@@ -916,7 +910,6 @@ fn flow_group(section: &Section, topology: &Topology) -> Result<FlowGroup, Scena
         connection,
         min_rto,
         pacing,
-        small_queues,
         ecn,
         drop,
         sharing,

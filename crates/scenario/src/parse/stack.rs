@@ -1,7 +1,10 @@
 //! `stack = "linux" | "rfc"`: every default of the TCP model the way Linux 6.x has it, or
 //! the way the standards-track RFCs do, so that a user chooses what to compare against with
 //! one key. The stack fills in the keys the table does not give; a key the table gives wins.
-//! Without `stack`, the model's own defaults (docs/scenarios.md) apply, as before.
+//! Without `stack`, the model's own defaults (docs/scenarios.md) apply, as before. TCP Small
+//! Queues stays on in both: it only changes where a window's packets wait at the sender (in
+//! the socket rather than at its NIC), not when they leave it, and without it the model would
+//! hold a whole window in the host's queue (Linux's send-buffer limit is not modelled).
 //!
 //! | key | `linux` | `rfc` | why |
 //! | --- | --- | --- | --- |
@@ -11,7 +14,6 @@
 //! | `quick_ack` | true | false | Linux's `tcp_incr_quickack`; RFC 5681 §4.2 delays every ACK it may |
 //! | `min_rto` | `"200ms"` | `"1s"` | Linux's `TCP_RTO_MIN`; RFC 6298 §2.4 |
 //! | `receive_window` | `"auto"` | as given | Linux's `tcp_rcv_space_adjust` (DRS); no RFC tunes it |
-//! | `tsq` | true | false | TCP Small Queues is Linux's (`tcp_small_queue_check`) |
 //! | `handshake` | finite flows and workloads | the same | both open and close connections; their FCT then counts from the SYN |
 
 use toml::{Table, Value};
@@ -61,7 +63,6 @@ pub(super) fn expand(section: &Section) -> Result<Option<Table>, ScenarioError> 
     if linux {
         default("receive_window", Value::String("auto".into()));
     }
-    default("tsq", Value::Boolean(linux));
     // The handshake for what has a completion time to measure: finite flows and workloads
     // (an on/off application cannot take one yet; `connection.rs` says so).
     let finite = section

@@ -18,16 +18,15 @@ fn without_stack_the_model_defaults_hold() {
     assert!(!g.limited_transmit && !g.connection.quick_ack && !g.connection.handshake);
     assert!(!g.connection.receive_window_auto);
     assert_eq!(g.min_rto.as_nanos(), 200_000_000);
-    assert!(g.small_queues);
 }
 
 #[test]
-fn linux_sets_rack_tlp_quick_ack_auto_tuning_tsq_and_200_ms() {
+fn linux_sets_rack_tlp_undo_quick_ack_auto_tuning_and_200_ms() {
     let g = group("stack = \"linux\"").unwrap();
     assert_eq!(g.loss_detection, LossDetection::RackTlp);
     assert!(g.limited_transmit && g.connection.quick_ack && g.connection.receive_window_auto);
     assert_eq!(g.min_rto.as_nanos(), 200_000_000);
-    assert!(g.small_queues && g.undo && g.frto);
+    assert!(g.undo && g.frto);
     // A bulk flow opens no connection; a finite one does (its FCT counts from the SYN).
     assert!(!g.connection.handshake);
     assert!(
@@ -39,21 +38,21 @@ fn linux_sets_rack_tlp_quick_ack_auto_tuning_tsq_and_200_ms() {
 }
 
 #[test]
-fn rfc_sets_the_duplicate_ack_rule_one_second_and_no_linux_mechanisms() {
+fn rfc_sets_the_duplicate_ack_rule_one_second_and_no_experimental_mechanisms() {
     let g = group("stack = \"rfc\"\nsize = \"1MB\"").unwrap();
     assert_eq!(g.loss_detection, LossDetection::DupAck);
     assert_eq!(g.min_rto.as_nanos(), 1_000_000_000, "RFC 6298 §2.4");
     assert!(g.limited_transmit, "RFC 5681 §3.2: SHOULD use RFC 3042");
-    assert!(!g.connection.quick_ack && !g.connection.receive_window_auto && !g.small_queues);
+    assert!(!g.connection.quick_ack && !g.connection.receive_window_auto);
     assert!(!g.undo && !g.frto);
     assert!(g.connection.handshake);
 }
 
 #[test]
 fn a_key_the_table_gives_wins_over_the_stack() {
-    let g = group("stack = \"linux\"\nmin_rto = \"1s\"\nquick_ack = false\ntsq = false").unwrap();
+    let g = group("stack = \"linux\"\nmin_rto = \"1s\"\nquick_ack = false").unwrap();
     assert_eq!(g.min_rto.as_nanos(), 1_000_000_000);
-    assert!(!g.connection.quick_ack && !g.small_queues);
+    assert!(!g.connection.quick_ack);
     // A recovery without SACK keeps RFC 6675's rule instead of a refused rack-tlp.
     let g = group("stack = \"linux\"\nrecovery = \"newreno\"").unwrap();
     assert_eq!(g.recovery, Recovery::NewReno);

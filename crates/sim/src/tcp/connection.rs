@@ -10,9 +10,8 @@ use crate::tcp::receiver::{Receiver, ReceiverConfig};
 use crate::tcp::sender::{Sender, SenderConfig};
 
 /// Fresh endpoints of flow `id` of `group`, carrying `size` application bytes (`None`:
-/// unlimited), whose sender's NIC (its first link) runs at `nic_rate_bps` (`None`, or the
-/// group's `tsq = false`: the sender keeps no TCP Small Queues limit, as for a UDP flow's
-/// idle sender).
+/// unlimited), whose sender's NIC (its first link) runs at `nic_rate_bps` (`None`: the
+/// sender keeps no TCP Small Queues limit, as for a UDP flow's idle sender).
 pub fn endpoints(
     group: &FlowGroup,
     id: u32,
@@ -46,8 +45,7 @@ pub fn endpoints(
             min_rto: group.min_rto,
             pacing: group.pacing,
             ecn: group.ecn,
-            // `tsq = false`: no TCP Small Queues limit (a non-Linux stack).
-            nic_rate_bps: nic_rate_bps.filter(|_| group.small_queues),
+            nic_rate_bps,
         },
         cc,
     );
