@@ -85,6 +85,28 @@ enum Command {
         #[arg(long)]
         no_report: bool,
     },
+    /// Re-run a source paper's experiments: `cclab reproduce list` shows them; NAME runs one
+    /// and writes DIR/report.md (the paper's numbers beside ours), results.csv and figures.
+    Reproduce {
+        /// An experiment from `cclab reproduce list`, or `list`.
+        name: String,
+        /// Shorter runs and thinner grids (every figure kept), to check that it all runs.
+        #[arg(long)]
+        quick: bool,
+        /// Output folder (default: out/reproduce-<NAME>, or out/reproduce-<NAME>-quick).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Runs at a time (default: all cores).
+        #[arg(long, short)]
+        jobs: Option<usize>,
+        /// Run only slice I of N of every study (as for `cclab sweep`); the report is written
+        /// by the invocation that finds every study complete.
+        #[arg(long, value_name = "I/N|auto")]
+        shard: Option<String>,
+        /// No progress bar.
+        #[arg(long, short)]
+        quiet: bool,
+    },
     /// One self-contained report.html (tables, figures, interactive charts) for the output
     /// folder of `run` or `sweep`, into DIR/report.html.
     Report {
@@ -335,6 +357,21 @@ fn main() -> ExitCode {
             quiet,
             no_plots,
             no_report,
+        }),
+        Command::Reproduce {
+            name,
+            quick,
+            out,
+            jobs,
+            shard,
+            quiet,
+        } => commands::reproduce::reproduce(commands::reproduce::ReproduceArgs {
+            name,
+            quick,
+            out,
+            jobs,
+            shard,
+            quiet,
         }),
         Command::Report { dir, scenario } => commands::report::report(&dir, scenario.as_deref()),
         Command::Plot {

@@ -4,5 +4,6 @@ pub mod compare;
 pub mod emulate;
 pub mod plot;
 pub mod report;
+pub mod reproduce;
 pub mod run;
 pub mod sweep;
