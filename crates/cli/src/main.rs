@@ -173,7 +173,14 @@ enum Command {
     },
     /// Two run folders side by side (e.g. `run` and `emulate` of one scenario): the summary
     /// metrics with absolute and relative differences (B - A, (B - A)/A).
-    Compare { dir_a: PathBuf, dir_b: PathBuf },
+    Compare {
+        dir_a: PathBuf,
+        dir_b: PathBuf,
+        /// Also write DIR/comparison.csv and the two runs' cwnd, goodput, RTT and queue on
+        /// the same axes in DIR/figures/.
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
     /// The sender or receiver program `emulate` starts inside each host's namespace.
     #[command(name = "emulate-endpoint", hide = true)]
     EmulateEndpoint {
@@ -418,7 +425,9 @@ fn main() -> ExitCode {
                 report: !no_report,
             },
         ),
-        Command::Compare { dir_a, dir_b } => commands::compare::compare(&dir_a, &dir_b),
+        Command::Compare { dir_a, dir_b, out } => {
+            commands::compare::compare(&dir_a, &dir_b, out.as_deref())
+        }
         Command::EmulateEndpoint { args } => commands::emulate::endpoint(&args),
     };
     match outcome {

@@ -1,5 +1,5 @@
 //! `cclab compare DIR_A DIR_B` on two real run folders: each row's values are the folders'
-//! summary.json values, and a folder without one is refused in one sentence (exit 2).
+//! summary.json values (also in `--out`'s comparison.csv, with the overlaid figures), and a folder without one is refused in one sentence (exit 2).
 
 mod support;
 
@@ -15,10 +15,13 @@ fn compares_two_runs_metric_by_metric() {
     let mut reno = short.to_vec();
     reno.extend(["--set", "flows.0.cc=newreno"]);
     run_into(&file, &b, &reno);
+    let figures = dir.join("side-by-side");
     let out = cclab(&[
         "compare",
         a.to_str().expect("UTF-8 path"),
         b.to_str().expect("UTF-8 path"),
+        "--out",
+        figures.to_str().expect("UTF-8 path"),
     ]);
     assert!(
         out.status.success(),
@@ -40,6 +43,25 @@ fn compares_two_runs_metric_by_metric() {
     assert_eq!(
         cells[3..6],
         [ra.to_string(), rb.to_string(), (rb - ra).to_string()]
+    );
+    // --out: the same row in comparison.csv, and the overlaid figures.
+    let csv = std::fs::read_to_string(figures.join("comparison.csv")).expect("comparison.csv");
+    assert!(
+        csv.contains(&format!("flow 0 retransmissions,{ra},{rb},{},", rb - ra)),
+        "{csv}"
+    );
+    for name in ["cwnd", "goodput", "rtt", "queue"] {
+        for ext in ["svg", "png"] {
+            let path = figures.join(format!("figures/{name}.{ext}"));
+            assert!(path.exists(), "{}", path.display());
+        }
+    }
+    // Both runs are drawn, labelled by their folders' names: A's and B's flow 0 are in the
+    // cwnd figure's legend.
+    let svg = std::fs::read_to_string(figures.join("figures/cwnd.svg")).expect("svg");
+    assert!(
+        svg.contains("A (cubic): flow 0 (cubic)") && svg.contains("B (reno): flow 0"),
+        "{svg}"
     );
     let _ = std::fs::remove_dir_all(&dir);
 }

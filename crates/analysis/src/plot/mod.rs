@@ -16,6 +16,7 @@ pub mod data;
 pub mod fct;
 pub mod frame;
 pub mod labels;
+pub mod overlay;
 pub mod sequence;
 pub mod sweep;
 pub mod timeseries;

@@ -1,10 +1,15 @@
 //! `cclab compare DIR_A DIR_B`: the summary metrics of two run folders side by side —
 //! typically the simulation (`cclab run`) and the emulation (`cclab emulate`) of one
 //! scenario — with the absolute and relative difference of each (B − A, (B − A) / A).
+//! With `--out DIR`, the table also goes to `DIR/comparison.csv` and the two runs' cwnd,
+//! goodput, RTT and queue are drawn on the same axes in `DIR/figures/`.
 
 use std::path::Path;
 
-use anyhow::anyhow;
+use anyhow::{Context, anyhow};
+use cclab_analysis::plot::Formats;
+use cclab_analysis::plot::overlay::plot_overlay;
+use cclab_analysis::write_atomic;
 use cclab_scenario::one_line;
 use serde_json::Value;
 
@@ -152,13 +157,56 @@ pub fn table(a_name: &str, b_name: &str, rows: &[Row]) -> String {
     text
 }
 
-pub fn compare(a: &Path, b: &Path) -> Result<(), Failure> {
+/// The rows as CSV: `metric,a,b,difference,relative` (empty cells where absent).
+pub fn csv(rows: &[Row]) -> String {
+    let cell = |v: Option<f64>| v.map_or(String::new(), |v| v.to_string());
+    let mut out = String::from("metric,a,b,difference,relative\n");
+    for r in rows {
+        out.push_str(&format!(
+            "{},{},{},{},{}\n",
+            r.metric,
+            cell(r.a),
+            cell(r.b),
+            cell(r.difference()),
+            cell(r.relative())
+        ));
+    }
+    out
+}
+
+pub fn compare(a: &Path, b: &Path, out: Option<&Path>) -> Result<(), Failure> {
     let rows = rows(&read_summary(a)?, &read_summary(b)?);
-    crate::emit(&table(
-        &one_line(&a.display().to_string()),
-        &one_line(&b.display().to_string()),
-        &rows,
-    ));
+    let names = [
+        one_line(&a.display().to_string()),
+        one_line(&b.display().to_string()),
+    ];
+    crate::emit(&table(&names[0], &names[1], &rows));
+    if let Some(out) = out {
+        let failed = |e: anyhow::Error| Failure::RunFailed(e);
+        std::fs::create_dir_all(out)
+            .with_context(|| format!("cannot create {}", out.display()))
+            .map_err(failed)?;
+        let path = out.join("comparison.csv");
+        write_atomic(&path, csv(&rows).as_bytes())
+            .with_context(|| format!("cannot write {}", path.display()))
+            .map_err(failed)?;
+        // The folders' own names label the lines; whole paths would crowd the legend.
+        let short = |dir: &Path, whole: &str| {
+            dir.file_name()
+                .map_or(whole.to_string(), |n| one_line(&n.to_string_lossy()))
+        };
+        let labels = [
+            format!("A ({})", short(a, &names[0])),
+            format!("B ({})", short(b, &names[1])),
+        ];
+        let written = plot_overlay(a, b, [&labels[0], &labels[1]], out, Formats::default())
+            .map_err(|e| failed(e.into()))?;
+        crate::emit(&format!(
+            "comparison.csv and {} figures in {}\n",
+            written.len(),
+            out.display()
+        ));
+    }
     Ok(())
 }
 
