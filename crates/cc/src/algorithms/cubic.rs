@@ -37,6 +37,9 @@ const PARAMS: &[ParamSpec] = &[
         .doc("RFC 9438 §4.7: release bandwidth by lowering W_max when the window shrinks"),
     ParamSpec::boolean("reno_friendly", true)
         .doc("RFC 9438 §4.3: never grow slower than the AIMD estimate W_est"),
+    ParamSpec::boolean("linux_no_loss_floor", false).doc(
+        "Linux tcp_cubic.c: until the first loss (and after a timeout) grow at least 1/20 segment per acknowledged segment (5 % per RTT)",
+    ),
 ];
 
 pub const INFO: AlgorithmInfo = AlgorithmInfo {
@@ -62,7 +65,16 @@ pub struct CubicParams {
     pub beta: f64,
     pub fast_convergence: bool,
     pub reno_friendly: bool,
+    /// Linux's floor on growth while no loss has set W_max ([`NO_LOSS_MAX_ACKS_PER_SEGMENT`]).
+    pub linux_no_loss_floor: bool,
 }
+
+/// Linux `bictcp_update()`: `if (ca->last_max_cwnd == 0 && ca->cnt > 20) ca->cnt = 20;` —
+/// while no loss has set W_max (`last_max_cwnd`, zeroed again by `bictcp_reset()` when a
+/// timeout enters TCP_CA_Loss), cwnd grows by one segment per at most 20 acknowledged
+/// segments. After a slow-start exit without loss (HyStart) RFC 9438 starts the curve at
+/// K = 0, which grows by C·t³ only; Linux grows by at least 5 % per RTT.
+const NO_LOSS_MAX_ACKS_PER_SEGMENT: f64 = 20.0;
 
 impl Default for CubicParams {
     fn default() -> Self {
@@ -77,6 +89,7 @@ impl CubicParams {
             beta: params.number("beta"),
             fast_convergence: params.boolean("fast_convergence"),
             reno_friendly: params.boolean("reno_friendly"),
+            linux_no_loss_floor: params.boolean("linux_no_loss_floor"),
         }
     }
 
@@ -113,6 +126,8 @@ pub struct Cubic {
     params: CubicParams,
     /// W_max in segments, `None` before the first reduction and after a timeout.
     w_max: Option<f64>,
+    /// A loss (not a timeout) set W_max: Linux's `last_max_cwnd != 0`.
+    w_max_from_loss: bool,
     /// cwnd_prior in segments: cwnd when ssthresh was last set (§4.3, §4.6).
     cwnd_prior: Option<f64>,
     epoch: Option<Epoch>,
@@ -132,6 +147,7 @@ impl Cubic {
             ssthresh: config.initial_ssthresh,
             params,
             w_max: None,
+            w_max_from_loss: false,
             cwnd_prior: None,
             epoch: None,
             region: None,
@@ -255,6 +271,10 @@ impl Cubic {
             // §4.4-4.5: cwnd += (target - cwnd)/cwnd per acknowledged segment.
             self.cwnd += (target - cwnd_seg) / cwnd_seg * ack.bytes_acked as f64;
         }
+        if self.params.linux_no_loss_floor && !self.w_max_from_loss {
+            let floor = cwnd_seg * mss + ack.bytes_acked as f64 / NO_LOSS_MAX_ACKS_PER_SEGMENT;
+            self.cwnd = self.cwnd.max(floor);
+        }
         self.epoch = Some(epoch);
     }
 }
@@ -299,6 +319,7 @@ impl CongestionControl for Cubic {
             }
             _ => cwnd_seg,
         });
+        self.w_max_from_loss = true;
         // §4.6: ssthresh = flight_size * β_cubic (>= 2 SMSS), cwnd_prior = cwnd,
         // cwnd = ssthresh.
         self.cwnd_prior = Some(cwnd_seg);
@@ -318,6 +339,7 @@ impl CongestionControl for Cubic {
         // starts with K = 0 and W_max = its initial window.
         self.cwnd = self.mss as f64;
         self.w_max = None;
+        self.w_max_from_loss = false;
         self.forget_epoch();
         self.slow_start.restart();
     }
@@ -641,6 +663,67 @@ mod tests {
         // cwnd_prior stays the pre-loss window (100): W_est uses α_cubic until it gets there.
         assert_eq!(c.cwnd_prior, Some(100.0));
         assert_eq!(c.w_max_segments(), None);
+    }
+
+    /// Linux's floor: after a slow-start exit at 100 segments without loss (K = 0), 100
+    /// one-segment ACKs within 10 ms at a 100 ms RTT add C·(0.11 s)³ ≈ 0.0005 segments by
+    /// the curve. RFC 9438's Reno-friendly W_est (α = 1: W_est starts at cwnd_prior = W_max)
+    /// adds 1/cwnd per ACK and cwnd follows it: dW/dn = 1/W, W = √(100² + 2·100) ≈ 100.995.
+    /// With the floor of 1/20 segment per ACK, cwnd stays above W_est: +100/20 = 5 segments
+    /// exactly (Linux cnt = 20: one segment per 20 ACKs). After a loss the floor is gone;
+    /// after a timeout it is back.
+    #[test]
+    fn linux_no_loss_floor_grows_five_percent_per_rtt_until_a_loss() {
+        let params = CubicParams {
+            linux_no_loss_floor: true,
+            ..CubicParams::default()
+        };
+        let exit_at = |params: CubicParams| {
+            let mut c = cubic_with(params);
+            c.cwnd = (100 * MSS) as f64;
+            c.ssthresh = 100 * MSS;
+            c
+        };
+        let mut linux = exit_at(params);
+        let mut rfc = exit_at(CubicParams::default());
+        for i in 0..100 {
+            linux.on_ack(&ca_ack(1, 1000 + i / 10, 100));
+            rfc.on_ack(&ca_ack(1, 1000 + i / 10, 100));
+        }
+        assert!(
+            (segments(&linux) - 105.0).abs() < 1e-9,
+            "{}",
+            segments(&linux)
+        );
+        assert!(
+            (segments(&rfc) - 10_200f64.sqrt()).abs() < 1e-3,
+            "{}",
+            segments(&rfc)
+        );
+
+        // A loss at 105 segments: W_max = 105, cwnd = 73.5; the next stage grows by the RFC
+        // curve alone, as the RFC variant does from the same state.
+        let mut after = after_loss(params, 105);
+        let mut reference = after_loss(CubicParams::default(), 105);
+        for c in [&mut after, &mut reference] {
+            for i in 0..50 {
+                c.on_ack(&ca_ack(1, 2000 + i, 100));
+            }
+        }
+        assert_eq!(after.cwnd, reference.cwnd);
+
+        // A timeout: W_max is forgotten (Linux `bictcp_reset`), and the floor applies again
+        // in the next congestion avoidance.
+        after.on_timeout_congestion_event(&timeout(50 * MSS));
+        after.on_retransmission_timeout(&timeout(50 * MSS));
+        after.cwnd = (40 * MSS) as f64;
+        after.ssthresh = 40 * MSS;
+        after.on_ack(&ca_ack(1, 3000, 100));
+        assert!(
+            (segments(&after) - 40.05).abs() < 1e-9,
+            "{}",
+            segments(&after)
+        );
     }
 
     #[test]
