@@ -157,6 +157,18 @@ pub fn table(a_name: &str, b_name: &str, rows: &[Row]) -> String {
     text
 }
 
+/// How the figures name folder `dir` beside `other`: its own name (whole paths would crowd
+/// the legend), with its parent's when both have the same name (`sim/x` and `emu/x`).
+fn short_name(dir: &Path, other: &Path) -> String {
+    let name = |d: &Path| d.file_name().map(|n| n.to_string_lossy().into_owned());
+    let shown = match (name(dir), dir.parent().and_then(name)) {
+        (Some(own), Some(parent)) if name(dir) == name(other) => format!("{parent}/{own}"),
+        (Some(own), _) => own,
+        (None, _) => dir.display().to_string(),
+    };
+    one_line(&shown)
+}
+
 /// The rows as CSV: `metric,a,b,difference,relative` (empty cells where absent).
 pub fn csv(rows: &[Row]) -> String {
     let cell = |v: Option<f64>| v.map_or(String::new(), |v| v.to_string());
@@ -190,14 +202,9 @@ pub fn compare(a: &Path, b: &Path, out: Option<&Path>) -> Result<(), Failure> {
         write_atomic(&path, csv(&rows).as_bytes())
             .with_context(|| format!("cannot write {}", path.display()))
             .map_err(failed)?;
-        // The folders' own names label the lines; whole paths would crowd the legend.
-        let short = |dir: &Path, whole: &str| {
-            dir.file_name()
-                .map_or(whole.to_string(), |n| one_line(&n.to_string_lossy()))
-        };
         let labels = [
-            format!("A ({})", short(a, &names[0])),
-            format!("B ({})", short(b, &names[1])),
+            format!("A ({})", short_name(a, b)),
+            format!("B ({})", short_name(b, a)),
         ];
         let written = plot_overlay(a, b, [&labels[0], &labels[1]], out, Formats::default())
             .map_err(|e| failed(e.into()))?;
@@ -252,6 +259,17 @@ mod tests {
             .find(|r| r.metric == "aggregate utilization")
             .expect("row");
         assert!((utilization.relative().expect("A is not 0") - 0.125).abs() < 1e-12);
+    }
+
+    #[test]
+    fn figures_name_folders_by_their_names_or_with_their_parents_when_equal() {
+        let (sim, emu) = (Path::new("/o/sim/point"), Path::new("/o/emu/point"));
+        assert_eq!(short_name(sim, emu), "sim/point");
+        assert_eq!(short_name(emu, sim), "emu/point");
+        assert_eq!(
+            short_name(Path::new("/o/cubic"), Path::new("/o/reno")),
+            "cubic"
+        );
     }
 
     #[test]
