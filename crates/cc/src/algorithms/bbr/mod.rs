@@ -25,6 +25,7 @@
 //! `tests` the unit tests. Rounds, the full-pipe estimator, the ProbeRTT clock, loss
 //! recovery, restart from idle and the pacing rules common with v3 are in `bbr_common`.
 
+mod ack_aggregation;
 mod cwnd;
 mod drain;
 mod model;
@@ -35,6 +36,7 @@ mod startup;
 #[cfg(test)]
 mod tests;
 
+use self::ack_aggregation::AckAggregation;
 use self::model::BTL_BW_FILTER_LEN;
 use super::bbr_common::full_bw::FullBw;
 use super::bbr_common::idle::is_restart_from_idle;
@@ -149,6 +151,9 @@ pub struct Bbr {
 
     // Loss recovery (draft §4.2.3.4).
     recovery: Recovery,
+
+    /// Linux's ACK-aggregation allowance (`linux` variant only).
+    ack_aggregation: AckAggregation,
 }
 
 impl Bbr {
@@ -201,6 +206,7 @@ impl Bbr {
             send_quantum: config.mss,
             cwnd: config.initial_cwnd,
             recovery: Recovery::default(),
+            ack_aggregation: AckAggregation::default(),
         };
         // draft §4.3.1 BBRInit: no SRTT yet, so the nominal 1 ms RTT.
         bbr.init_pacing_rate(None);
@@ -231,6 +237,17 @@ impl Bbr {
     /// draft §3.5.2 BBRUpdateModelAndState.
     fn update_model_and_state(&mut self, ack: &Ack) {
         self.update_btl_bw(ack);
+        // Linux `bbr_update_model`: the aggregation estimate right after the bandwidth.
+        if self.variant == Variant::Linux && ack.rate_sample.is_some() {
+            self.ack_aggregation.update(
+                ack.now,
+                self.round.start,
+                self.btl_bw(),
+                ack.bytes_acked,
+                self.cwnd,
+                self.mss,
+            );
+        }
         self.check_cycle_phase(ack);
         self.check_full_pipe(ack);
         self.check_drain(ack);

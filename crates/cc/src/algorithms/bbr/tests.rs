@@ -346,6 +346,27 @@ fn linux_variant_rounds_cwnd_to_even_packets_and_adds_two_in_the_probe_phase() {
     assert_eq!(flow.bbr.inflight(2.0), 1_604 * MSS);
 }
 
+/// Linux `bbr_set_cwnd` adds the ACK-aggregation allowance. `into_probe_bw`'s rounds are
+/// stretch ACKs, one BDP (800 kB at 8 MB/s × 100 ms) per RTT: at each, the bytes expected
+/// since the previous ACK (8e6 × 0.1 = 800 kB) match what came, so a new epoch starts and
+/// the whole 800 kB counts as excess (cwnd is above it from the 500 ms round on). The
+/// allowance is min(800 kB, 100 ms × 8 MB/s = 800 kB) = 800 packets: the phase-0 target is
+/// 2 × 800 + 800 + 3 = 2403 → even 2404 → +2 = 2406 packets. The paper variant (draft-00)
+/// has no allowance.
+#[test]
+fn linux_variant_adds_the_ack_aggregation_allowance_to_the_cwnd_target() {
+    let linux = Flow::into_probe_bw(&[("variant", text("linux")), ("quanta", text("mss"))]);
+    assert_eq!(linux.bbr.ack_aggregation.extra_acked(), 800 * MSS);
+    assert_eq!(linux.bbr.cwnd_target(), 2_406 * MSS);
+    assert_eq!(
+        linux.bbr.inflight(2.0),
+        1_606 * MSS,
+        "BBRInflight itself has none"
+    );
+    let paper = Flow::into_probe_bw(&[("quanta", text("mss"))]);
+    assert_eq!(paper.bbr.cwnd_target(), paper.bbr.inflight(2.0));
+}
+
 #[test]
 fn btlbw_filter_forgets_a_sample_after_ten_rounds() {
     let mut flow = Flow::new(&[]);
