@@ -14,6 +14,7 @@
 
 mod experiment;
 mod report;
+mod smooth_start;
 
 use std::fmt::Write;
 use std::path::PathBuf;
@@ -30,7 +31,7 @@ use super::sweep::runner::{SweepArgs, sweep};
 use crate::Failure;
 
 /// Every reproduction, in seed order.
-pub const ALL: &[&dyn Reproduction] = &[];
+pub const ALL: &[&dyn Reproduction] = &[&smooth_start::SmoothStart];
 
 pub struct ReproduceArgs {
     pub name: String,
