@@ -3,10 +3,10 @@
 //!
 //! Studies (the sweep files beside this file): `table-iii` (utilization without congestion),
 //! `constant-load` (Figs. 5–8 and the recovery variants), `constant-load-alternatives` and
-//! `constant-load-cross` (the reconstruction choices), `table-ii` (Hoe's estimate) and
-//! `changing-load` (RED, Figs. 9–10). Every study is small: the whole experiment is a few
-//! hundred runs of seconds of simulated time at 1–1.5 Mbit/s, so `--quick` only thins the
-//! seeds and the alternatives.
+//! `constant-load-cross` (the reconstruction choices), `table-ii` (Hoe's estimate),
+//! `changing-load` (RED, Figs. 9–10) and `changing-load-red` (other RED parameters). Every
+//! study is small: the whole experiment is a few hundred runs of seconds of simulated time at
+//! 1–1.5 Mbit/s, so `--quick` only thins the seeds and the alternatives.
 
 mod changing_load;
 mod constant_load;
@@ -35,6 +35,7 @@ const ALTERNATIVES: &str = include_str!("constant-load-alternatives.toml");
 const CROSS: &str = include_str!("constant-load-cross.toml");
 const TABLE_II: &str = include_str!("table-ii.toml");
 const CHANGING_LOAD: &str = include_str!("changing-load.toml");
+const RED_PARAMETERS: &str = include_str!("changing-load-red.toml");
 
 /// `text` with `from` replaced by `to`; `from` must occur (a quick form that silently kept
 /// the full grid would be a bug).
@@ -127,7 +128,7 @@ impl Reproduction for SmoothStart {
     }
 
     fn studies(&self, quick: bool) -> Vec<Study> {
-        let (alternatives, changing_load) = if quick {
+        let (alternatives, changing_load, red_parameters) = if quick {
             let alternatives = quick_edit(
                 ALTERNATIVES,
                 "\"topology.bottleneck.buffer\" = [6, 7, 8]",
@@ -141,9 +142,14 @@ impl Reproduction for SmoothStart {
             (
                 alternatives,
                 quick_edit(CHANGING_LOAD, "seeds = 10", "seeds = 2"),
+                quick_edit(RED_PARAMETERS, "seeds = 10", "seeds = 2"),
             )
         } else {
-            (ALTERNATIVES.to_string(), CHANGING_LOAD.to_string())
+            (
+                ALTERNATIVES.to_string(),
+                CHANGING_LOAD.to_string(),
+                RED_PARAMETERS.to_string(),
+            )
         };
         vec![
             Study::new(table_iii::STUDY, TABLE_III),
@@ -152,6 +158,7 @@ impl Reproduction for SmoothStart {
             Study::new(constant_load::CROSS, CROSS),
             Study::new(table_ii::STUDY, TABLE_II),
             Study::new(changing_load::STUDY, changing_load).keep_runs(),
+            Study::new(changing_load::RED_PARAMETERS, red_parameters).keep_runs(),
         ]
     }
 
@@ -161,6 +168,7 @@ impl Reproduction for SmoothStart {
         table_iii::analyze(data, report)?;
         constant_load::analyze(data, report)?;
         let red = changing_load::analyze(data, report)?;
+        changing_load::red_parameters(data, report)?;
         table_ii::analyze(data, &red, report)?;
         report.text(DISCUSSION);
         report.text(red.discussion());
@@ -187,7 +195,7 @@ mod tests {
                     assert!(q.toml.contains("[7, 8]") && q.toml.contains("[\"200ms\"]"));
                     assert_ne!(f.toml, q.toml);
                 }
-                "changing-load" => {
+                "changing-load" | "changing-load-red" => {
                     assert!(f.toml.contains("seeds = 10") && q.toml.contains("seeds = 2"));
                 }
                 // The figures' studies run in full in both forms.
