@@ -558,7 +558,7 @@ fn alternatives(data: &Studies, report: &mut Report) -> anyhow::Result<()> {
          the paper's 8 units are `buffer = 7`. Read literally (`buffer = 8`, a pipe of 21), \
          the window of 18 and 20 packets fits and nobody loses anything there, so \
          \"fewer in all cases\" cannot hold at those windows; the ordering at 24, 36 and 64 is \
-         the same. The minimum RTO changes transfer times, not losses.",
+         the same. The minimum RTO does not change any loss count.",
     );
     Ok(())
 }

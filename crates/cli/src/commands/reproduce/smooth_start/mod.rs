@@ -79,7 +79,7 @@ ssthresh = min(default, rwnd). What we set, and why where the paper is silent:\n
 | initial window | 1 packet (`initial_window = 1`) | ns-2's default `windowInit_`; Table III's arithmetic needs it |\n\
 | ACKs | one per packet (`delayed_ack = false`) | paper |\n\
 | ssthresh | `initial_ssthresh` = rwnd (the default of 64 at rwnd 64) | paper: ssthresh = min(default, rwnd), and the default is rwnd 64 (\"more than three times\" the pipe of 20) |\n\
-| sender | Reno (`recovery = \"reno\"`), `min_rto` 200 ms | paper; ns-2's minimum RTO; 1 s is tried below |\n\
+| sender | Reno (`recovery = \"reno\"`), `min_rto` 200 ms | paper (Reno); the minimum RTO is cclab's default: the ns-2 of 2000 had `minrto_` 0 (the RTO bounded by its clock tick only; 1 s from 2004 on), and 1 s, tried below, changes no loss count |\n\
 | probes | Slow-start, Coarse-2, Fine-2, Coarse-4, Fine-4 (`slow_start = \"smooth-start:PROBE\"`) | paper's Table I; the algorithm is the reconstruction of seed-spec §1.3 (docs/algorithms/smooth-start.md) |\n\
 | constant load | a 1 Mbit/s drop-tail link with `buffer = 7` (ns-2's 8 units), 60 KB = 60 packets, rwnd 18, 20, 24, 36, 64 | paper: a fixed share of 1 Mbit/s and 8 buffer units; how it was made is not said: our choice, a link of its own (alternatives below) |\n\
 | changing load | 12 connections starting at 0.5, 1.0, …, 6.0 s; the one at 2.0 s sends 1 MB, the others are bulk; RED `min_th 5, max_th 15, w_q 0.002, max_p 0.1`, not gentle, 25-packet buffer; Fine-4; rwnd 64; 7 s | paper; RED's parameters are not given: ns-2's defaults of 2000; the last start time (6.0 s) follows from \"every 0.5 s\" |\n\
