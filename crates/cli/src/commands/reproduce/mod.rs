@@ -8,10 +8,6 @@
 //! calls the experiment's analysis, which writes `DIR/report.md`, `DIR/results.csv` and
 //! `DIR/figures/`.
 
-// The experiments land one by one this session; until the first, the API is unused outside
-// the tests.
-#![allow(dead_code, unused_imports)]
-
 mod experiment;
 mod report;
 mod smooth_start;
