@@ -257,6 +257,26 @@ impl LossDetection {
     }
 }
 
+/// `rto_estimator` of a flow group: how the retransmission timeout follows the RTT.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum RtoEstimator {
+    /// RFC 6298 §2: RTO = SRTT + max(G, 4·RTTVAR), at least `min_rto`, at most 60 s.
+    #[default]
+    Rfc6298,
+    /// Linux `tcp_rtt_estimator`/`tcp_set_rto`: RTO = SRTT + a variation term that falls
+    /// slowly (once per round trip) and never below `min_rto`; at most 120 s.
+    Linux,
+}
+
+impl RtoEstimator {
+    pub fn name(self) -> &'static str {
+        match self {
+            RtoEstimator::Rfc6298 => "rfc6298",
+            RtoEstimator::Linux => "linux",
+        }
+    }
+}
+
 /// How the initial slow-start threshold is chosen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum InitialSsthresh {
@@ -313,7 +333,11 @@ pub struct FlowGroup {
     pub receive_window: Option<u64>,
     /// Handshake and close, quick-ACK, receive-window auto-tuning (all off by default).
     pub connection: crate::connection::ConnectionOptions,
+    /// RFC 6298 §2.4's floor on the RTO; with Linux's estimator, `tcp_rto_min`, the floor
+    /// on the variation term added to SRTT.
     pub min_rto: SimDuration,
+    /// `rto_estimator`: RFC 6298 (the default) or Linux's.
+    pub rto_estimator: RtoEstimator,
     /// Pace at cwnd/srtt (×2 in slow start, ×1.2 after, as Linux does) when the controller
     /// does not set a pacing rate itself.
     pub pacing: bool,

@@ -6,6 +6,9 @@
 //! of them repeat one whose retransmission was lost too. The controllers here are the five
 //! that recomputed ssthresh on every timeout before the sender took the rule over (Vegas
 //! halved from the 2-segment window of the previous timeout, and so on).
+//!
+//! And when the timer fires: RFC 6298's RTO against Linux's (`rto_estimator`) on a long path
+//! with a steady RTT.
 
 mod common;
 
@@ -15,7 +18,7 @@ use cclab_cc::{
     Ack, CcConfig, CongestionControl, CongestionEvent, Params, SimTime, SlowStart, TimeoutEvent,
     registry,
 };
-use common::{Call, Probed, Seen, probe_info, run_observed, scenario};
+use common::{Call, Probed, Seen, probe_info, run, run_observed, scenario};
 
 trait Named: Send + 'static {
     const NAME: &'static str;
@@ -215,4 +218,56 @@ repeated_timeouts_keep_ssthresh! {
     illinois_keeps_ssthresh_across_repeated_timeouts: IllinoisName = "illinois";
     yeah_keeps_ssthresh_across_repeated_timeouts: YeahName = "yeah";
     fast_keeps_ssthresh_across_repeated_timeouts: FastName = "fast";
+}
+
+/// 80 segments over a 600 ms path, two at a time (receive window of 2 segments, far below the
+/// BDP, so no queue: every RTT sample is the same), each acknowledged at once; the last one
+/// is dropped and nothing follows it, so only the RTO can resend it.
+const STEADY_LONG_PATH: &str = r#"
+duration = "40s"
+[topology]
+bottleneck = { rate = "100Mbps", delay = "298ms", buffer = 100 }
+access = { rate = "100Mbps", delay = "1ms" }
+[[flows]]
+cc = "reno"
+size = 115840
+receive_window = 2
+delayed_ack = false
+drop = [79]
+rto_estimator = "ESTIMATOR"
+"#;
+
+#[test]
+fn on_a_steady_long_path_linux_times_out_rto_min_after_srtt_and_rfc6298_just_after_it() {
+    let flow = |estimator: &str| {
+        let (result, _) = run(&STEADY_LONG_PATH.replace("ESTIMATOR", estimator));
+        result.flows[0].clone()
+    };
+    let (rfc, linux) = (flow("rfc6298"), flow("linux"));
+    // Segments 78 and 79 leave together in the 40th round trip (39 R after the first);
+    // the ACK of 78 restarts the timer at 40 R (RFC 6298 §5.3); the RTO then resends 79,
+    // which reaches the receiver D later: completion = 40 R + RTO + D. D = 300 ms of
+    // propagation + three 1 500-byte serializations at 100 Mbit/s (0.12 ms each) = 300.36 ms
+    // (R itself adds the 52-byte ACK's 3 × 0.004 ms: 600.372 ms).
+    for f in [&rfc, &linux] {
+        assert_eq!((f.timeouts, f.retransmissions), (1, 1));
+    }
+    let r = rfc.mean_rtt.expect("samples").as_secs_f64() * 1e3;
+    let done = |f: &cclab_sim::FlowResult| f.completed_at.expect("completes").as_secs_f64() * 1e3;
+    let d = 300.0 + 3.0 * 0.12;
+    let (rfc_rto, linux_rto) = (done(&rfc) - 40.0 * r - d, done(&linux) - 40.0 * r - d);
+    eprintln!("R = {r:.3} ms; RTO: rfc6298 {rfc_rto:.3} ms, linux {linux_rto:.3} ms");
+    // RFC 6298: 160 identical samples decay RTTVAR (300 ms × 0.75^n) to nothing, so RTO =
+    // SRTT + max(G, 4·RTTVAR) = R + 1 ms, above min_rto (200 ms).
+    assert!(
+        (rfc_rto - (r + 1.0)).abs() < 0.2,
+        "rfc6298 RTO {rfc_rto} ms"
+    );
+    // Linux: rttvar falls once per round trip toward mdev_max, which never drops below
+    // rto_min: after 40 round trips it is 200 ms + 1000 ms × 0.75^~36 (under 0.1 ms):
+    // RTO = R + 200 ms.
+    assert!(
+        (linux_rto - (r + 200.0)).abs() < 0.2,
+        "linux RTO {linux_rto} ms"
+    );
 }

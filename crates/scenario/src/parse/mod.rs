@@ -600,6 +600,7 @@ const FLOW_KEYS: &[&str] = &[
     "quick_ack",
     "drop_syn",
     "min_rto",
+    "rto_estimator",
     "pacing",
     "ecn",
     "params",
@@ -821,6 +822,14 @@ fn flow_group(section: &Section, topology: &Topology) -> Result<FlowGroup, Scena
     if min_rto.is_zero() {
         return Err(section.invalid("min_rto", "must be longer than zero"));
     }
+    let rto_estimator = match section.get("rto_estimator") {
+        None => RtoEstimator::Rfc6298,
+        Some(Value::String(s)) if s == "rfc6298" => RtoEstimator::Rfc6298,
+        Some(Value::String(s)) if s == "linux" => RtoEstimator::Linux,
+        Some(_) => {
+            return Err(section.invalid("rto_estimator", "must be \"rfc6298\" or \"linux\""));
+        }
+    };
     let pacing = match section.get("pacing") {
         None => false,
         Some(Value::Boolean(b)) => *b,
@@ -909,6 +918,7 @@ fn flow_group(section: &Section, topology: &Topology) -> Result<FlowGroup, Scena
         receive_window,
         connection,
         min_rto,
+        rto_estimator,
         pacing,
         ecn,
         drop,

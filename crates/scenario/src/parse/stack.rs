@@ -13,6 +13,7 @@
 //! | `undo`, `frto` | true | false | Linux's `tcp_try_undo_*` and `tcp_frto = 2`; RFC 3708, 3522 and 5682 are Experimental |
 //! | `quick_ack` | true | false | Linux's `tcp_incr_quickack`; RFC 5681 §4.2 delays every ACK it may |
 //! | `min_rto` | `"200ms"` | `"1s"` | Linux's `TCP_RTO_MIN`; RFC 6298 §2.4 |
+//! | `rto_estimator` | `"linux"` | `"rfc6298"` | Linux's `tcp_rtt_estimator` (RTO = SRTT + a variation of at least `min_rto`); RFC 6298 §2 |
 //! | `receive_window` | `"auto"` | as given | Linux's `tcp_rcv_space_adjust` (DRS); no RFC tunes it |
 //! | `handshake` | finite flows and workloads | the same | both open and close connections; their FCT then counts from the SYN |
 
@@ -59,6 +60,10 @@ pub(super) fn expand(section: &Section) -> Result<Option<Table>, ScenarioError> 
     default(
         "min_rto",
         Value::String(if linux { "200ms" } else { "1s" }.into()),
+    );
+    default(
+        "rto_estimator",
+        Value::String(if linux { "linux" } else { "rfc6298" }.into()),
     );
     if linux {
         default("receive_window", Value::String("auto".into()));

@@ -1,7 +1,7 @@
 //! `stack`: the keys each stack fills in, a table's own keys winning, and one sentence for a
 //! bad value.
 
-use crate::model::{FlowGroup, LossDetection, Recovery};
+use crate::model::{FlowGroup, LossDetection, Recovery, RtoEstimator};
 use crate::{ScenarioError, from_str};
 
 fn group(keys: &str) -> Result<FlowGroup, ScenarioError> {
@@ -18,6 +18,7 @@ fn without_stack_the_model_defaults_hold() {
     assert!(!g.limited_transmit && !g.connection.quick_ack && !g.connection.handshake);
     assert!(!g.connection.receive_window_auto);
     assert_eq!(g.min_rto.as_nanos(), 200_000_000);
+    assert_eq!(g.rto_estimator, RtoEstimator::Rfc6298);
 }
 
 #[test]
@@ -27,6 +28,7 @@ fn linux_sets_rack_tlp_undo_quick_ack_auto_tuning_and_200_ms() {
     assert!(g.limited_transmit && g.connection.quick_ack && g.connection.receive_window_auto);
     assert_eq!(g.min_rto.as_nanos(), 200_000_000);
     assert!(g.undo && g.frto);
+    assert_eq!(g.rto_estimator, RtoEstimator::Linux, "tcp_rtt_estimator");
     // A bulk flow opens no connection; a finite one does (its FCT counts from the SYN).
     assert!(!g.connection.handshake);
     assert!(
@@ -45,6 +47,7 @@ fn rfc_sets_the_duplicate_ack_rule_one_second_and_no_experimental_mechanisms() {
     assert!(g.limited_transmit, "RFC 5681 §3.2: SHOULD use RFC 3042");
     assert!(!g.connection.quick_ack && !g.connection.receive_window_auto);
     assert!(!g.undo && !g.frto);
+    assert_eq!(g.rto_estimator, RtoEstimator::Rfc6298, "RFC 6298 §2");
     assert!(g.connection.handshake);
 }
 
@@ -53,6 +56,10 @@ fn a_key_the_table_gives_wins_over_the_stack() {
     let g = group("stack = \"linux\"\nmin_rto = \"1s\"\nquick_ack = false").unwrap();
     assert_eq!(g.min_rto.as_nanos(), 1_000_000_000);
     assert!(!g.connection.quick_ack);
+    let g = group("stack = \"linux\"\nrto_estimator = \"rfc6298\"").unwrap();
+    assert_eq!(g.rto_estimator, RtoEstimator::Rfc6298);
+    let g = group("stack = \"rfc\"\nrto_estimator = \"linux\"").unwrap();
+    assert_eq!(g.rto_estimator, RtoEstimator::Linux);
     // A recovery without SACK keeps RFC 6675's rule instead of a refused rack-tlp.
     let g = group("stack = \"linux\"\nrecovery = \"newreno\"").unwrap();
     assert_eq!(g.recovery, Recovery::NewReno);
@@ -64,6 +71,16 @@ fn a_bad_stack_is_one_sentence() {
     let message = group("stack = \"bsd\"").unwrap_err().to_string();
     assert!(
         message.starts_with("s.toml: flows.0.stack") && message.contains("\"linux\" or \"rfc\""),
+        "{message}"
+    );
+}
+
+#[test]
+fn a_bad_rto_estimator_is_one_sentence() {
+    let message = group("rto_estimator = \"bsd\"").unwrap_err().to_string();
+    assert!(
+        message.starts_with("s.toml: flows.0.rto_estimator")
+            && message.contains("\"rfc6298\" or \"linux\""),
         "{message}"
     );
 }

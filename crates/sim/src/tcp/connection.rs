@@ -43,6 +43,7 @@ pub fn endpoints(
             limited_transmit: group.limited_transmit,
             receive_window: group.receive_window,
             min_rto: group.min_rto,
+            rto_estimator: group.rto_estimator,
             pacing: group.pacing,
             ecn: group.ecn,
             nic_rate_bps,

@@ -8,6 +8,7 @@ pub mod rack;
 pub mod receive_window;
 pub mod receiver;
 pub mod rtt;
+pub mod rtt_linux;
 pub mod scoreboard;
 pub mod sender;
 pub mod small_queues;

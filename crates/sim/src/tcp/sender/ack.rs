@@ -6,6 +6,7 @@ use cclab_scenario::Recovery;
 
 use crate::packet::{Packet, PacketKind};
 use crate::tcp::delivery_rate::AckRateState;
+use crate::tcp::rtt_linux::SequenceState;
 use crate::tcp::tlp::ProbeOutcome;
 
 use super::{LossState, ModeCause, Sender};
@@ -69,7 +70,11 @@ impl Sender {
         let advanced = self.board.snd_una() > prior_una;
         if let Some(sent) = newest_clean_send {
             let sample = now - sent;
-            self.rtt.on_sample(sample);
+            let seq = SequenceState {
+                snd_una: self.board.snd_una(),
+                snd_nxt: self.board.snd_nxt(),
+            };
+            self.rtt.on_sample(sample, seq);
             self.stats.rtt_sum_ns += sample.as_nanos() as u128;
             self.stats.rtt_samples += 1;
             self.stats.rtt_histogram.record(sample.as_nanos());

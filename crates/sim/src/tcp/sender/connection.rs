@@ -5,6 +5,7 @@ use cclab_cc::SimDuration;
 
 use crate::packet::WINDOW_SCALE;
 use crate::tcp::handshake::FALLBACK_RTO;
+use crate::tcp::rtt_linux::SequenceState;
 
 use super::Sender;
 
@@ -16,7 +17,8 @@ impl Sender {
     /// as slow start does, as after an idle restart, until it reaches the initial window.
     pub fn on_established(&mut self, rtt: Option<SimDuration>, syn_retransmissions: u32) {
         match rtt {
-            Some(sample) => self.rtt.on_sample(sample),
+            // Nothing is sent yet: the first round trip ends with the first data ACK.
+            Some(sample) => self.rtt.on_sample(sample, SequenceState::default()),
             None => self.rtt.set_initial_rto(FALLBACK_RTO),
         }
         if syn_retransmissions > 1 && self.config.mss < self.cc.cwnd() {

@@ -42,7 +42,7 @@ mod undo;
 mod variants_tests;
 
 use cclab_cc::{CongestionControl, SimDuration, SimTime};
-use cclab_scenario::{EcnMode, LossDetection, Recovery};
+use cclab_scenario::{EcnMode, LossDetection, Recovery, RtoEstimator};
 
 use crate::histogram::Histogram;
 use crate::packet::{LoadFactor, Packet};
@@ -76,6 +76,8 @@ pub struct SenderConfig {
     pub limited_transmit: bool,
     pub receive_window: Option<u64>,
     pub min_rto: SimDuration,
+    /// RFC 6298's RTO or Linux's (`tcp/rtt.rs`).
+    pub rto_estimator: RtoEstimator,
     /// Pace at Linux's default rate when the controller sets none.
     pub pacing: bool,
     /// Send ECN-capable data: ECT(0), or ECT(1) for L4S (RFC 9331 §4).
@@ -188,7 +190,7 @@ impl Sender {
         let data_end = config.size.unwrap_or(u64::MAX);
         Sender {
             board: Scoreboard::new(config.mss),
-            rtt: RttEstimator::new(config.min_rto),
+            rtt: RttEstimator::new(config.min_rto, config.rto_estimator),
             rate: DeliveryRate::default(),
             state: LossState::Open,
             recovery_cwnd: 0,

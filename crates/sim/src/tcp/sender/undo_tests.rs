@@ -27,6 +27,7 @@ fn sender(frto: bool) -> Sender {
             limited_transmit: false,
             receive_window: None,
             min_rto: SimDuration::from_millis(200),
+            rto_estimator: cclab_scenario::RtoEstimator::Rfc6298,
             pacing: false,
             ecn: EcnMode::Off,
             nic_rate_bps: None,
