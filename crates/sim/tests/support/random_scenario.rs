@@ -8,7 +8,7 @@
 
 use std::fmt;
 
-use cclab_cc::registry::{ALGORITHMS, SLOW_STARTS};
+use cclab_cc::registry::{ALGORITHMS, InitialSsthreshUse, SLOW_STARTS};
 use proptest::prelude::*;
 
 /// A generated scenario; `Debug` shows the TOML as written, so a failing case can be pasted
@@ -42,6 +42,24 @@ impl RandomScenario {
     /// (drop-tail counts a packet lost on the wire when it admits it, a scheduled discipline
     /// when it starts sending it, so the links' drop counters differ in time though the same
     /// packets are lost). Jitter stays.
+    /// The same scenario with every TCP flow table set to one recovery, loss detection and
+    /// undo setting (`undo`: 0 off, 1 undo, 2 undo and F-RTO). A table whose controller has
+    /// no slow-start threshold runs `reno` for `tahoe` (refused otherwise: docs/scenarios.md).
+    pub fn with_recovery(&self, recovery: RecoveryDraw) -> RandomScenario {
+        let mut spec = self.spec.clone();
+        for (group, _) in &mut spec.groups {
+            group.recovery = recovery.recovery;
+            if recovery.recovery == "tahoe"
+                && ALGORITHMS[group.cc].initial_ssthresh == InitialSsthreshUse::None
+            {
+                group.recovery = "reno";
+            }
+            group.loss_detection = recovery.loss_detection;
+            group.undo = recovery.undo;
+        }
+        spec.render()
+    }
+
     pub fn fifo_comparable(&self, queue: &str) -> RandomScenario {
         let mut spec = self.spec.clone();
         for link in spec.topology.links_mut() {
@@ -52,6 +70,38 @@ impl RandomScenario {
         }
         spec.render()
     }
+}
+
+/// One recovery setting of a flow table: `recovery`, `loss_detection` (written with `sack`
+/// only) and `undo` (0 off, 1 `undo`, 2 `undo` and `frto`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RecoveryDraw {
+    pub recovery: &'static str,
+    pub loss_detection: &'static str,
+    pub undo: u8,
+}
+
+/// Every setting the parser accepts: each recovery with each undo setting, and SACK with
+/// both loss detections (RACK-TLP needs SACK and FACK keeps its own rule: RFC 8985 §4).
+pub fn every_recovery() -> Vec<RecoveryDraw> {
+    let mut all = Vec::new();
+    for recovery in ["tahoe", "reno", "newreno", "sack", "fack"] {
+        let detections: &[&'static str] = if recovery == "sack" {
+            &["dupack", "rack-tlp"]
+        } else {
+            &["dupack"]
+        };
+        for &loss_detection in detections {
+            for undo in 0..=2 {
+                all.push(RecoveryDraw {
+                    recovery,
+                    loss_detection,
+                    undo,
+                });
+            }
+        }
+    }
+    all
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -68,9 +118,16 @@ struct Group {
     count: u32,
     start_ms: u64,
     size: Option<u64>,
+    /// Every recovery (`tahoe` only for controllers with a slow-start threshold, which the
+    /// parser requires).
     recovery: &'static str,
     /// `loss_detection`, written only with SACK recovery (RACK-TLP needs it).
     loss_detection: &'static str,
+    /// `undo` and `frto` (`frto` needs `undo`): 0 neither, 1 undo, 2 both.
+    undo: u8,
+    limited_transmit: bool,
+    /// `rto_estimator`: `"rfc6298"` or `"linux"`.
+    rto_estimator: &'static str,
     delayed_ack: bool,
     /// `false`, `true` or `"l4s"`.
     ecn: &'static str,
@@ -100,7 +157,13 @@ fn group(duration_ms: u64) -> impl Strategy<Value = Group> {
             prop_oneof![Just(None), (1u64..400_000).prop_map(Some)],
         ),
         (
-            prop_oneof![Just("reno"), Just("newreno"), Just("sack")],
+            prop_oneof![
+                Just("tahoe"),
+                Just("reno"),
+                Just("newreno"),
+                Just("sack"),
+                Just("fack")
+            ],
             any::<bool>(),
             prop_oneof![2 => Just("false"), 1 => Just("true"), 1 => Just("\"l4s\"")],
             prop_oneof![3 => Just(false), 1 => Just(true)],
@@ -123,6 +186,11 @@ fn group(duration_ms: u64) -> impl Strategy<Value = Group> {
             1 => Just(Some(("aggregate", "paced"))),
             1 => Just(Some(("temporal", ""))),
         ],
+        (
+            0u8..=2,
+            any::<bool>(),
+            prop_oneof![Just("rfc6298"), Just("linux")],
+        ),
     )
         .prop_map(
             |(
@@ -132,14 +200,24 @@ fn group(duration_ms: u64) -> impl Strategy<Value = Group> {
                 loss_detection,
                 connection,
                 sharing,
+                (undo, limited_transmit, rto_estimator),
             )| Group {
                 cc,
                 slow_start,
                 count,
                 start_ms,
                 size,
-                recovery,
+                recovery: if recovery == "tahoe"
+                    && ALGORITHMS[cc].initial_ssthresh == InitialSsthreshUse::None
+                {
+                    "reno"
+                } else {
+                    recovery
+                },
                 loss_detection,
+                undo,
+                limited_transmit,
+                rto_estimator,
                 delayed_ack,
                 ecn,
                 pacing,
@@ -890,6 +968,16 @@ impl Spec {
             if g.recovery == "sack" {
                 toml.push_str(&format!("loss_detection = \"{}\"\n", g.loss_detection));
             }
+            if g.undo >= 1 {
+                toml.push_str("undo = true\n");
+            }
+            if g.undo == 2 {
+                toml.push_str("frto = true\n");
+            }
+            toml.push_str(&format!(
+                "limited_transmit = {}\nrto_estimator = \"{}\"\n",
+                g.limited_transmit, g.rto_estimator
+            ));
             if !g.drop.is_empty() {
                 toml.push_str(&format!("drop = {:?}\n", g.drop));
             }
