@@ -96,6 +96,11 @@ impl Scoreboard {
         self.end
     }
 
+    /// When the segment at snd_una was last (re)transmitted; `None` with nothing outstanding.
+    pub fn head_sent_time(&self) -> Option<SimTime> {
+        self.segments.front().map(|segment| segment.sent_time)
+    }
+
     /// FlightSize of RFC 5681: sent and not cumulatively acknowledged.
     pub fn outstanding(&self) -> u64 {
         self.end - self.base

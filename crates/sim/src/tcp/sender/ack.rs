@@ -29,6 +29,7 @@ impl Sender {
         // RTT sample (newest never-retransmitted one, Karn) and the delivery-rate sample.
         let mut bytes_delivered = 0u64;
         let mut newest_clean_send: Option<SimTime> = None;
+        let mut oldest_clean_send: Option<SimTime> = None;
         let mut lowest_clean_end = u64::MAX;
         let mut rate_state = AckRateState::default();
         let sack_enabled = self.sack_enabled();
@@ -49,6 +50,8 @@ impl Sender {
             if !segment.ever_retransmitted() {
                 newest_clean_send =
                     Some(newest_clean_send.map_or(segment.sent_time, |t| t.max(segment.sent_time)));
+                oldest_clean_send =
+                    Some(oldest_clean_send.map_or(segment.sent_time, |t| t.min(segment.sent_time)));
                 lowest_clean_end = lowest_clean_end.min(seq + segment.len as u64);
             }
             rate.on_delivered(
@@ -210,6 +213,19 @@ impl Sender {
         if self.board.outstanding() == 0 {
             self.rto_deadline = None;
         } else if advanced && !later_partial_ack {
+            self.rto_deadline = Some(now + self.rtt.rto());
+        } else if !advanced
+            && self.rack_tlp.is_some()
+            && oldest_clean_send
+                .is_some_and(|sent| self.board.head_sent_time().is_some_and(|head| sent < head))
+        {
+            // With RACK-TLP, as Linux's `tcp_clean_rtx_queue` (FLAG_SET_XMIT_TIMER on a SACK
+            // RTT longer than the time since the head was last sent): an ACK that SACKs
+            // never-retransmitted data sent before the head's latest (re)transmission restarts
+            // the timer. That data left before the head's copy, so the head's copy cannot be
+            // overdue yet; without this a retransmission queued behind a refilled buffer
+            // times out while its ACK is on its way. SACKs of data sent after it do not
+            // restart the timer, so it cannot be put off for ever.
             self.rto_deadline = Some(now + self.rtt.rto());
         }
         self.transmit(now, out);

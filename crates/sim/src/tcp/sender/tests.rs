@@ -852,3 +852,31 @@ fn rtt_samples_skip_retransmitted_segments() {
     s.on_ack(at(1010), &ack(3 * MSS, &[]), &mut out);
     assert_eq!(s.rtt().latest(), Some(SimDuration::from_millis(40)));
 }
+
+#[test]
+fn with_rack_a_sack_of_data_sent_before_the_heads_last_transmission_restarts_the_timer() {
+    // Linux `tcp_clean_rtx_queue`: an ACK that advances nothing re-arms the RTO when it
+    // SACKs never-retransmitted data sent before the head was last (re)transmitted (its SACK
+    // RTT exceeds the time since then), and only then. RTOs by RFC 6298 from the samples:
+    // 100 ms at 100 ms: SRTT 100, RTTVAR 50, RTO 300 ms; the timer runs to 400 ms.
+    let (mut s, _) = rack_after_first_round(None, 200);
+    assert_eq!(s.rto_deadline, Some(at(400)));
+    // 200 ms: segment 11 (sent at 100 ms with the head, 10) is SACKed. Sample 100 ms:
+    // RTTVAR = 3/4·50 = 37.5, RTO = 100 + 150 = 250 ms. 11 did not leave before the head:
+    // the timer keeps its deadline.
+    let mut out = Vec::new();
+    s.on_ack(at(200), &ack(10 * MSS, &[(11 * MSS, 12 * MSS)]), &mut out);
+    assert_eq!(s.rto_deadline, Some(at(400)));
+    // 225 ms: RACK's reordering timer marks 10 lost; resending the head restarts the timer
+    // (`tcp_xmit_retransmit_queue`): 225 + 250 = 475 ms.
+    s.on_loss_detection_timer(at(225), &mut out);
+    assert_eq!(retransmitted(&out), vec![10 * MSS]);
+    assert_eq!(s.rto_deadline, Some(at(475)));
+    // 300 ms: segment 12, sent at 100 ms, before the head's copy, is SACKed. Sample 200 ms:
+    // RTTVAR = 3/4·37.5 + 1/4·|100 − 200| = 53.125, SRTT = 7/8·100 + 1/8·200 = 112.5,
+    // RTO = 112.5 + 212.5 = 325 ms: the timer restarts, to 625 ms.
+    s.on_ack(at(300), &ack(10 * MSS, &[(11 * MSS, 13 * MSS)]), &mut out);
+    assert_eq!(s.rtt().rto(), SimDuration::from_millis(325));
+    assert_eq!(s.rto_deadline, Some(at(625)));
+    s.check_invariants();
+}
