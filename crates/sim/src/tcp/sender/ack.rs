@@ -45,13 +45,17 @@ impl Sender {
                     segment.ever_retransmitted(),
                     min_rtt_before,
                 );
+                // For the SACK re-arm rule below (RACK-TLP flows only).
+                if !segment.ever_retransmitted() {
+                    oldest_clean_send = Some(
+                        oldest_clean_send.map_or(segment.sent_time, |t| t.min(segment.sent_time)),
+                    );
+                }
             }
             bytes_delivered += segment.len as u64;
             if !segment.ever_retransmitted() {
                 newest_clean_send =
                     Some(newest_clean_send.map_or(segment.sent_time, |t| t.max(segment.sent_time)));
-                oldest_clean_send =
-                    Some(oldest_clean_send.map_or(segment.sent_time, |t| t.min(segment.sent_time)));
                 lowest_clean_end = lowest_clean_end.min(seq + segment.len as u64);
             }
             rate.on_delivered(
