@@ -676,14 +676,16 @@ queue limit of 50 packets, which we use. The share depends on the buffer (study 
     report.text(
         "Why: Dynamic Vegas decreases its window by one packet per RTT whenever its queue \
 estimate Δ exceeds β = 3 packets, and grows otherwise. Δ counts the flow's own packets \
-in the bottleneck queue. The Reno flows keep the 50-packet queue at 35–45 packets on \
+in the bottleneck queue. The Reno flows keep the 50-packet queue at about 34–44 packets on \
 average (they grow until it overflows), so each Dynamic Vegas flow settles where about β of \
 the queued packets are its own; its share of the queue, and so of the link (the queue is \
 served in order), is then about 5β / mean queue ≈ 15/40 ≈ 0.37 for the group — the third we \
-measure, and the column \"5β / mean queue\" above tracks the measured share with the 50- to \
-100-packet buffers. With 20–30 packets of buffer the Reno flows lose more and keep a \
-shorter queue, and Dynamic Vegas gets 0.4–0.6. As a check of the mechanism (not the \
-paper's setting), β itself (study `beta`):",
+measure; the column \"5β / mean queue\" above tracks Dynamic Vegas's measured share with the \
+50- to 100-packet buffers. Plain Vegas grows only while Δ < α and holds between α and β, so \
+it sits between 5α / mean queue and 5β / mean queue, near the lower end (0.16 at 10 Mbit/s, \
+50 packets, against 5/39 = 0.13 and 0.38). With 20–30 packets of buffer the Reno flows \
+lose more and keep a shorter queue, and Dynamic Vegas gets about 0.4–0.6. As a check of the \
+mechanism (not the paper's setting), β itself (study `beta`):",
     );
     let mut header = vec!["β".to_string()];
     let mut beta_rates: Vec<String> = Vec::new();
@@ -705,9 +707,10 @@ the packets in flight rather than cwnd, and ns-2's increase only while cwnd − 
 (docs/algorithms/vegas.md). None of them touches the Δ > β decrease that sets the share, so \
 we do not expect them to close the gap; the paper's own Dynamic Vegas code is not \
 available to check.\n\n\
-Dynamic Vegas also drops more than Reno from 20 Mbit/s up: its incr1 increase doubles the \
-window per RTT after a few uncongested rounds (the paper's cap is one packet per ACK), so \
-after the Reno flows' losses empty the queue it overshoots into the next overflow.",
+Dynamic Vegas also drops more than Reno from 20 Mbit/s up (Table 1). A likely cause, not \
+isolated here: after the Reno flows' losses drain the queue, Δ < α for several rounds and \
+incr1 grows the window by up to double per RTT (the paper caps it only at one packet per \
+ACK), so Dynamic Vegas overshoots into the next overflow.",
     );
     Ok(())
 }
