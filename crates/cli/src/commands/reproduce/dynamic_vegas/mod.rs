@@ -232,7 +232,7 @@ fn setup(duration: u32, quick: bool) -> String {
 | --- | --- | --- |\n\
 | topology | dumbbell, 10 sources and 10 sinks, each on its own 50 Mbit/s, 5 ms access link | paper (Fig. 1, \"all links except bottleneck 50Mbs and 5ms\") |\n\
 | bottleneck | 0.1, 0.5, 1, 5, 10, 20, 30, 50 Mbit/s, 5 ms | paper |\n\
-| queue | drop-tail, 50 packets | paper: \"No limit on queue size is imposed, and its default value is 50\" (ns-2's default `limit_`); drop-tail is ns-2's default queue |\n\
+| queue | drop-tail, 50 packets | paper: \"No limit on queue size is imposed, and its default value is 50\" (ns-2's default `limit_`); drop-tail is ns-2's default queue. ns-2's drop-tail counts the packet in transmission, so its limit 50 is `buffer = 49` here (docs/queues.md); we keep 50, one packet more, far inside the range of the buffer study below |\n\
 | flows | 5 Reno + 5 Vegas, or 5 Reno + 5 Dynamic Vegas, FTP (always data to send) | paper |\n\
 | packet | 1000 bytes (960 bytes of payload + 40 of TCP/IP headers) | paper (\"packet size is 1000 bytes\") |\n\
 | window | at most 50 packets (receive window 50 × 960 bytes) | paper (\"TCP window size is limited to a maximum value of 50\") |\n\
