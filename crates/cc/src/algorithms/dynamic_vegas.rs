@@ -41,6 +41,14 @@ const PARAMS: &[ParamSpec] = &[
         .doc("incr1/incr2 in the first RTT of their band (1: grow as Vegas; 0: literal reading)"),
     ParamSpec::boolean("round_delta", false)
         .doc("round Δ to the nearest whole packet as ns-2 does (the seed's simulator)"),
+    ParamSpec::choice("incr1_reset", "leave", &["leave", "above-beta"]).doc(
+        "when incr1 restarts besides slow start: leave (as soon as Δ ≥ alpha) or above-beta \
+         (only when Δ > beta; the seed's symbols are lost, seed-spec §2.2)",
+    ),
+    ParamSpec::boolean("incr2_reset", true).doc(
+        "incr2 restarts when Δ leaves its band (true) or only in slow start (false: the seed \
+         states the band reset for incr1 only, seed-spec §2.2 item 2)",
+    ),
 ];
 
 pub const INFO: AlgorithmInfo = AlgorithmInfo {
@@ -55,6 +63,17 @@ pub const INFO: AlgorithmInfo = AlgorithmInfo {
     build: |config, params, _slow_start| Box::new(DynamicVegas::from_params(config, params)),
 };
 
+/// When incr1 restarts outside slow start. The seed's sentence is "If ? becomes greater
+/// than ? or SlowStart is activated, incr1 is reset to zero", its symbols lost (seed-spec
+/// §2.2): Δ > α or Δ > β.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Incr1Reset {
+    /// As soon as Δ ≥ α (our reading: the counter counts *consecutive* RTTs below α).
+    Leave,
+    /// Only when Δ > β: incr1 survives rounds in [α, β] and resumes when Δ < α again.
+    AboveBeta,
+}
+
 /// Dynamic Vegas's congestion-avoidance rule (seed-spec §2.2 table).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DynamicVegasRule {
@@ -62,6 +81,9 @@ pub struct DynamicVegasRule {
     pub beta: f64,
     /// incr1 / incr2 in the first RTT of their band (0 or 1).
     pub first_increment: f64,
+    pub incr1_reset: Incr1Reset,
+    /// incr2 restarts when Δ leaves its band (otherwise only in slow start).
+    pub incr2_reset: bool,
     /// Consecutive RTTs with Δ < α.
     low_rounds: u32,
     /// Consecutive RTTs with α ≤ Δ < (α+β)/2.
@@ -74,8 +96,31 @@ impl DynamicVegasRule {
             alpha,
             beta,
             first_increment,
+            incr1_reset: Incr1Reset::Leave,
+            incr2_reset: true,
             low_rounds: 0,
             middle_rounds: 0,
+        }
+    }
+
+    /// The rule with the counter resets of seed-spec §2.2 item 2 chosen.
+    pub fn with_resets(mut self, incr1_reset: Incr1Reset, incr2_reset: bool) -> Self {
+        self.incr1_reset = incr1_reset;
+        self.incr2_reset = incr2_reset;
+        self
+    }
+
+    /// Δ ≥ α this round: incr1's run of RTTs below α ends, unless it restarts only above β.
+    fn leave_low_band(&mut self) {
+        if self.incr1_reset == Incr1Reset::Leave {
+            self.low_rounds = 0;
+        }
+    }
+
+    /// Δ is outside incr2's band this round.
+    fn leave_middle_band(&mut self) {
+        if self.incr2_reset {
+            self.middle_rounds = 0;
         }
     }
 
@@ -105,13 +150,15 @@ impl AvoidanceRule for DynamicVegasRule {
     fn decide(&mut self, delta: f64) -> Adjustment {
         let middle = (self.alpha + self.beta) / 2.0;
         if delta > self.beta {
-            // "When Δ > β, cwnd is decremented by one."
-            self.reset();
+            // "When Δ > β, cwnd is decremented by one." Both readings of the incr1 reset
+            // restart it here.
+            self.low_rounds = 0;
+            self.leave_middle_band();
             Adjustment::Decrease { packets: 1.0 }
         } else if delta < self.alpha {
             // "increment the cwnd by incr1/cwnd … If Δ < α continues to hold, increment
             // incr1"; the one-packet-per-ACK cap is applied by the Vegas core.
-            self.middle_rounds = 0;
+            self.leave_middle_band();
             self.low_rounds += 1;
             Adjustment::Increase {
                 packets: self.incr1(),
@@ -119,14 +166,15 @@ impl AvoidanceRule for DynamicVegasRule {
         } else if delta < middle {
             // "(Δ − α) < (β − Δ): cwnd is incremented by incr2/cwnd … The maximum value by
             // which cwnd is incremented is ((α+β)/2)/cwnd."
-            self.low_rounds = 0;
+            self.leave_low_band();
             self.middle_rounds += 1;
             Adjustment::Increase {
                 packets: self.incr2().min(middle),
             }
         } else {
             // Upper half of [α, β]: "increment cwnd by 1/cwnd" — unlike Vegas, never hold.
-            self.reset();
+            self.leave_low_band();
+            self.leave_middle_band();
             Adjustment::Increase { packets: 1.0 }
         }
     }
@@ -147,11 +195,17 @@ impl DynamicVegas {
             gamma: params.number("gamma"),
             round_delta: params.boolean("round_delta"),
         };
+        let incr1_reset = if params.choice("incr1_reset") == "above-beta" {
+            Incr1Reset::AboveBeta
+        } else {
+            Incr1Reset::Leave
+        };
         let rule = DynamicVegasRule::new(
             params.number("alpha"),
             params.number("beta"),
             params.number("first_increment"),
-        );
+        )
+        .with_resets(incr1_reset, params.boolean("incr2_reset"));
         VegasCore::new(config, settings, rule)
     }
 }
@@ -215,6 +269,35 @@ mod tests {
         // Δ = α belongs to this band; leaving it resets incr2.
         r.decide(2.5);
         assert_eq!(r.decide(1.0), increase(1.0));
+    }
+
+    #[test]
+    fn incr1_reset_above_beta_keeps_the_count_through_the_alpha_beta_band() {
+        // The other reading of "If Δ becomes greater than β … incr1 is reset to zero":
+        // rounds in [α, β] leave incr1 alone, the next round below α goes on counting.
+        let mut r = rule().with_resets(Incr1Reset::AboveBeta, true);
+        r.decide(0.0);
+        r.decide(0.0); // incr1 = 2
+        assert_eq!(r.decide(2.5), Adjustment::Increase { packets: 1.0 });
+        assert_eq!(r.decide(1.5), Adjustment::Increase { packets: 1.0 }); // incr2 = 1
+        assert_eq!(r.decide(0.0), Adjustment::Increase { packets: 3.0 });
+        // Above β it restarts under both readings.
+        r.decide(3.5);
+        assert_eq!(r.decide(0.0), Adjustment::Increase { packets: 1.0 });
+    }
+
+    #[test]
+    fn incr2_without_band_reset_restarts_only_in_slow_start() {
+        // seed-spec §2.2 item 2: the seed states no reset for incr2 except slow start.
+        let mut r = rule().with_resets(Incr1Reset::Leave, false);
+        assert_eq!(r.decide(1.5), Adjustment::Increase { packets: 1.0 });
+        r.decide(0.0);
+        r.decide(2.5);
+        r.decide(3.5);
+        // Second round in the band: incr2 = 2, the cap (α+β)/2 = 2.
+        assert_eq!(r.decide(1.5), Adjustment::Increase { packets: 2.0 });
+        r.reset(); // slow start
+        assert_eq!(r.decide(1.5), Adjustment::Increase { packets: 1.0 });
     }
 
     #[test]

@@ -8,9 +8,11 @@
 //! calls the experiment's analysis, which writes `DIR/report.md`, `DIR/results.csv` and
 //! `DIR/figures/`.
 
+mod dynamic_vegas;
 mod experiment;
 mod report;
 mod smooth_start;
+mod start_me_up;
 
 use std::fmt::Write;
 use std::path::PathBuf;
@@ -27,7 +29,11 @@ use super::sweep::runner::{SweepArgs, sweep};
 use crate::Failure;
 
 /// Every reproduction, in seed order.
-pub const ALL: &[&dyn Reproduction] = &[&smooth_start::SmoothStart];
+pub const ALL: &[&dyn Reproduction] = &[
+    &smooth_start::SmoothStart,
+    &start_me_up::StartMeUp,
+    &dynamic_vegas::DynamicVegas,
+];
 
 pub struct ReproduceArgs {
     pub name: String,
