@@ -57,8 +57,6 @@ pub trait Reproduction: Sync {
 /// The finished studies of one reproduction, read from its output folder.
 pub struct Studies {
     dir: PathBuf,
-    // Read by the experiments merging next (dynamic-vegas, cc-behaviour-2019).
-    #[allow(dead_code)]
     quick: bool,
 }
 
@@ -71,7 +69,6 @@ impl Studies {
     }
 
     /// Whether this is the `--quick` form.
-    #[allow(dead_code)]
     pub fn quick(&self) -> bool {
         self.quick
     }
