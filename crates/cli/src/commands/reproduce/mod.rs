@@ -9,6 +9,7 @@
 //! `DIR/figures/`.
 
 mod experiment;
+mod highspeed_survey;
 mod report;
 mod smooth_start;
 
@@ -27,7 +28,10 @@ use super::sweep::runner::{SweepArgs, sweep};
 use crate::Failure;
 
 /// Every reproduction, in seed order.
-pub const ALL: &[&dyn Reproduction] = &[&smooth_start::SmoothStart];
+pub const ALL: &[&dyn Reproduction] = &[
+    &smooth_start::SmoothStart,
+    &highspeed_survey::HighspeedSurvey,
+];
 
 pub struct ReproduceArgs {
     pub name: String,
