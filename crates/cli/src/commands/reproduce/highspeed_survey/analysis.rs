@@ -330,7 +330,8 @@ fn claims_rate(c: &Curves, report: &mut Report) {
         .names()
         .into_iter()
         .filter(|cc| match (c.at(cc, 155.0), c.at(cc, 1000.0)) {
-            (Some(a), Some(b)) => b < a,
+            // A fall the paper's figure would show: more than its text's 0.05 precision.
+            (Some(a), Some(b)) => a - b > UTILIZATION_TOLERANCE,
             _ => false,
         })
         .collect();
@@ -339,7 +340,7 @@ fn claims_rate(c: &Curves, report: &mut Report) {
         "utilization falls as the rate grows above 155 Mbit/s",
         "all algorithms",
         format!(
-            "{} of {n} lower at 1 Gbit/s than at 155 Mbit/s{}",
+            "{} of {n} lower at 1 Gbit/s than at 155 Mbit/s by more than {UTILIZATION_TOLERANCE}{}",
             falling.len(),
             list(&falling)
         ),
