@@ -10,6 +10,7 @@
 
 mod dynamic_vegas;
 mod experiment;
+mod highspeed_survey;
 mod report;
 mod smooth_start;
 mod start_me_up;
@@ -31,6 +32,7 @@ use crate::Failure;
 /// Every reproduction, in seed order.
 pub const ALL: &[&dyn Reproduction] = &[
     &smooth_start::SmoothStart,
+    &highspeed_survey::HighspeedSurvey,
     &start_me_up::StartMeUp,
     &dynamic_vegas::DynamicVegas,
 ];
