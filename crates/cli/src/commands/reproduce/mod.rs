@@ -8,6 +8,7 @@
 //! calls the experiment's analysis, which writes `DIR/report.md`, `DIR/results.csv` and
 //! `DIR/figures/`.
 
+mod cc_behaviour_2019;
 mod dynamic_vegas;
 mod experiment;
 mod highspeed_survey;
@@ -35,6 +36,7 @@ pub const ALL: &[&dyn Reproduction] = &[
     &highspeed_survey::HighspeedSurvey,
     &start_me_up::StartMeUp,
     &dynamic_vegas::DynamicVegas,
+    &cc_behaviour_2019::CcBehaviour2019,
 ];
 
 pub struct ReproduceArgs {
