@@ -49,6 +49,8 @@ impl Path {
 
 /// One run of a testbed study.
 pub struct Sample {
+    /// The sweep file it ran in.
+    pub study: String,
     pub path: Path,
     pub cc: String,
     pub row: Row,
@@ -74,7 +76,12 @@ pub fn testbed_part(data: &Studies, study: &str) -> anyhow::Result<Vec<Sample>> 
             .or_else(|| param(&row, "flows.*.cc"))
             .ok_or_else(|| anyhow::anyhow!("{study}: a run without a module"))?
             .to_string();
-        out.push(Sample { path, cc, row });
+        out.push(Sample {
+            study: study.to_string(),
+            path,
+            cc,
+            row,
+        });
     }
     Ok(out)
 }
@@ -147,6 +154,48 @@ pub fn by_params(
         .into_iter()
         .filter_map(|(k, v)| Stat::of(&v).map(|s| (k, s)))
         .collect()
+}
+
+/// A kept run's throughput bins (`rates.csv`: bin end, flow, goodput, throughput) of flows
+/// `joiner` and `other`, paired by bin: (bin end in s, joiner's throughput, other's
+/// throughput), from the joiner's first bin on.
+pub fn paired_throughput(
+    run: &std::path::Path,
+    joiner: u64,
+    other: u64,
+) -> anyhow::Result<Vec<(f64, f64, f64)>> {
+    let path = run.join("rates.csv");
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
+    // Bin ends are written identically for every flow of a bin, so the text pairs them.
+    let mut by_bin: BTreeMap<String, (f64, Option<f64>, Option<f64>)> = BTreeMap::new();
+    for line in text.lines().skip(1) {
+        let fields: Vec<&str> = line.split(',').collect();
+        let [time, flow, _goodput, throughput] = fields[..] else {
+            anyhow::bail!("{}: a row without four fields: {line}", path.display());
+        };
+        let parse = |s: &str| -> anyhow::Result<f64> {
+            s.parse()
+                .map_err(|_| anyhow::anyhow!("{}: not a number: {s}", path.display()))
+        };
+        let flow: u64 = flow
+            .parse()
+            .map_err(|_| anyhow::anyhow!("{}: not a flow id: {flow}", path.display()))?;
+        let entry = by_bin
+            .entry(time.to_string())
+            .or_insert((parse(time)?, None, None));
+        if flow == joiner {
+            entry.1 = Some(parse(throughput)?);
+        } else if flow == other {
+            entry.2 = Some(parse(throughput)?);
+        }
+    }
+    let mut bins: Vec<(f64, f64, f64)> = by_bin
+        .into_values()
+        .filter_map(|(t, j, o)| Some((t, j?, o?)))
+        .collect();
+    bins.sort_by(|a, b| a.0.total_cmp(&b.0));
+    Ok(bins)
 }
 
 /// A column as a number.

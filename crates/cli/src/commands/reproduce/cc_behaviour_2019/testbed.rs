@@ -8,8 +8,12 @@ use cclab_analysis::plot::sweep::{SweepChart, SweepSeries, XAxis};
 
 use super::super::{Comparison, Report, Studies, Verdict, metric};
 use super::MODULES;
-use super::claims::{excess_over_mean_of_others, fastest_first, gap_below_lowest_other};
-use super::data::{Path, Sample, Stat, by_path_cc, column, testbed, testbed_part};
+use super::claims::{
+    equal_split_convergence, excess_over_mean_of_others, fastest_first, gap_below_lowest_other,
+};
+use super::data::{
+    Path, Sample, Stat, by_path_cc, column, paired_throughput, testbed, testbed_part,
+};
 
 /// Per (path, module) statistics.
 type Grid = BTreeMap<(Path, String), Stat>;
@@ -420,13 +424,17 @@ fn friendliness(data: &Studies, report: &mut Report) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// A module's convergence time on a path: the mean over replicates, or `None` when a
-/// replicate never settled (then the module ranks last).
-fn convergence_times(samples: &[Sample]) -> BTreeMap<(Path, String), (Option<f64>, usize, usize)> {
+/// Convergence times per (path, module): the mean over replicates, or `None` when a
+/// replicate never settled (then the module ranks last); with the count of unsettled and
+/// all replicates. `time` gives one run's convergence time (`None`: never settled).
+fn convergence_times(
+    samples: &[Sample],
+    time: impl Fn(&Sample) -> Option<f64>,
+) -> BTreeMap<(Path, String), (Option<f64>, usize, usize)> {
     let mut out: BTreeMap<(Path, String), (Vec<f64>, usize)> = BTreeMap::new();
     for s in samples {
         let entry = out.entry((s.path, s.cc.clone())).or_default();
-        match metric(&s.row, "flows.1.convergence_time_s") {
+        match time(s) {
             Some(t) => entry.0.push(t),
             None => entry.1 += 1,
         }
@@ -441,45 +449,49 @@ fn convergence_times(samples: &[Sample]) -> BTreeMap<(Path, String), (Option<f64
         .collect()
 }
 
+/// One run's convergence to an equal split (claims::equal_split_convergence) from its kept
+/// `rates.csv`, with the run's own rate bin and convergence window and ±20 %, as the
+/// summary's convergence time uses.
+fn equal_split_time(data: &Studies, s: &Sample) -> anyhow::Result<Option<f64>> {
+    let start = metric(&s.row, "flows.1.start_s")
+        .ok_or_else(|| anyhow::anyhow!("{}: no flows.1.start_s", s.study))?;
+    let width = metric(&s.row, "window.rate_interval_s")
+        .ok_or_else(|| anyhow::anyhow!("{}: no window.rate_interval_s", s.study))?;
+    let window = metric(&s.row, "window.convergence_window_s")
+        .ok_or_else(|| anyhow::anyhow!("{}: no window.convergence_window_s", s.study))?;
+    let bins = paired_throughput(&data.run_dir(&s.study, &s.row), 1, 0)?;
+    let per_window = (window / width).round().max(1.0) as usize;
+    Ok(equal_split_convergence(
+        &bins, start, width, per_window, 0.2,
+    ))
+}
+
 fn convergence(data: &Studies, report: &mut Report) -> anyhow::Result<()> {
     let samples = testbed(data, "convergence")?;
     let modules = modules_of(&samples);
-    let times = convergence_times(&samples);
+    let mut equal = BTreeMap::new();
+    for (i, s) in samples.iter().enumerate() {
+        equal.insert(i, equal_split_time(data, s)?);
+    }
+    let index = |s: &Sample| samples.iter().position(|x| std::ptr::eq(x, s));
+    let times = convergence_times(&samples, |s| index(s).and_then(|i| equal[&i]));
+    let nominal = convergence_times(&samples, |s| metric(&s.row, "flows.1.convergence_time_s"));
+    // The figure: the mean and range over replicates where every replicate settled.
+    let mut settled: BTreeMap<(Path, String), Vec<f64>> = BTreeMap::new();
+    for (i, s) in samples.iter().enumerate() {
+        if let Some(t) = equal[&i] {
+            settled.entry((s.path, s.cc.clone())).or_default().push(t);
+        }
+    }
     let time_grid: Grid = times
         .iter()
-        .filter_map(|(k, (m, _, _))| {
-            m.map(|t| {
-                (
-                    k.clone(),
-                    Stat {
-                        mean: t,
-                        min: t,
-                        max: t,
-                        n: 1,
-                    },
-                )
-            })
-        })
-        .collect();
-    // The figure shows the replicates' range where every replicate settled.
-    let settled = by_path_cc(&samples, column("flows.1.convergence_time_s"));
-    let time_grid: Grid = time_grid
-        .into_iter()
-        .map(|(k, s)| {
-            let range = settled.get(&k).copied().unwrap_or(s);
-            (
-                k,
-                Stat {
-                    mean: s.mean,
-                    ..range
-                },
-            )
-        })
+        .filter(|(_, (mean, _, _))| mean.is_some())
+        .filter_map(|(k, _)| Some((k.clone(), Stat::of(settled.get(k)?)?)))
         .collect();
     let jain = by_path_cc(&samples, column("aggregate.jain_index_steady"));
     let cv = by_path_cc(&samples, column("aggregate.stability_cv"));
 
-    report.text("### Convergence, fairness and stability: two flows of one module\n\nThe second flow joins at 10 s (plus up to 1 s). Convergence time: from its start until its 1 s average throughput entered and stayed within ±20 % of half the link until the end; a module with a replicate that never settled has no point and ranks last. Fairness (Jain's index) and stability (the flows' mean CV of 100 ms throughput) from 20 s on.");
+    report.text("### Convergence, fairness and stability: two flows of one module\n\nThe second flow joins at 10 s (plus up to 1 s). The summary's convergence time (`flows.1.convergence_time_s`, docs/metrics.md) measures the joiner against its max-min fair share of the link's *nominal* rate: half of 1 Gbit/s, 100 Mbit/s, and for Wi-Fi half the PHY rate (144.4 or 866.7 Mbit/s), which no TCP flow reaches over 802.11's contention and overheads (one flow alone gets 98 and 410 Mbit/s). On Wi-Fi that share is never met, so the comparisons use the same definition against an *equal split of what the two flows get*: from the joiner's start until its 1 s average throughput entered and stayed within ±20 % of the pair's mean until the run ended (computed from each run's `rates.csv`; on the wired paths the two agree wherever the link is full). A module with a replicate that never settled has no point and ranks last. Fairness (Jain's index) and stability (the flows' mean CV of 100 ms throughput) from 20 s on.");
     report.figure(
         "convergence-time",
         &module_chart("convergence time", "convergence time (s)", &time_grid, &Path::ALL, &modules, 1.0),
@@ -513,18 +525,24 @@ fn convergence(data: &Studies, report: &mut Report) -> anyhow::Result<()> {
     for m in &modules {
         let mut row = vec![m.clone()];
         for p in Path::ALL {
-            row.push(match times.get(&(p, m.clone())) {
+            let text = |entry: Option<&(Option<f64>, usize, usize)>| match entry {
                 Some((Some(t), _, _)) => format!("{t:.1}"),
-                Some((None, unsettled, n)) => format!("not settled ({unsettled} of {n})"),
+                Some((None, unsettled, n)) => format!("none ({unsettled} of {n} unsettled)"),
                 None => "—".into(),
-            });
+            };
+            let key = (p, m.clone());
+            row.push(format!(
+                "{} / {}",
+                text(times.get(&key)),
+                text(nominal.get(&key))
+            ));
         }
         rows.push(row);
     }
     report.table(
         &[
             "module",
-            "LAN convergence (s)",
+            "LAN: to an equal split / to half the nominal rate (s)",
             "WAN",
             "Wi-Fi 2.4 GHz",
             "Wi-Fi 5 GHz",
