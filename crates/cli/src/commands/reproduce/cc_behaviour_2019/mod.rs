@@ -77,9 +77,9 @@ fn quick_text(text: &str) -> String {
     let quick = module_list(&QUICK_MODULES);
     let pairs: [(&str, &str); 13] = [
         ("duration = \"30s\"", "duration = \"4s\""),
-        ("duration = \"40s\"", "duration = \"6s\""),
+        ("duration = \"60s\"", "duration = \"6s\""),
         ("start = \"10s\"", "start = \"2s\""),
-        ("steady_from = \"20s\"", "steady_from = \"4s\""),
+        ("steady_from = \"30s\"", "steady_from = \"4s\""),
         ("steady_from = \"5s\"", "steady_from = \"1s\""),
         ("seeds = 2", "seeds = 1"),
         ("seeds = 3", "seeds = 1"),
