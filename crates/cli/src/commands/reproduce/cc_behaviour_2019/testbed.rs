@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use cclab_analysis::plot::sweep::{SweepChart, SweepSeries, XAxis};
 
-use super::super::{Comparison, Report, Studies, Verdict, metric};
+use super::super::{Comparison, Report, Studies, Verdict, metric, param};
 use super::MODULES;
 use super::claims::{
     equal_split_convergence, excess_over_mean_of_others, fastest_first, gap_below_lowest_other,
@@ -114,6 +114,7 @@ fn gap_reason(verdict: Verdict, vegas_lowest: bool, gap: f64) -> String {
 pub fn write(data: &Studies, report: &mut Report) -> anyhow::Result<()> {
     single(data, report)?;
     wifi_queue_alternative(data, report)?;
+    bbr_variant(data, report)?;
     friendliness(data, report)?;
     convergence(data, report)?;
     Ok(())
@@ -403,6 +404,59 @@ fn retransmission_comparison(values: &[(String, f64)], path: &str, setting: &str
             ),
         },
     }
+}
+
+/// BBR as the draft describes it against Linux's tcp_bbr.c (ACK-aggregation allowance), on
+/// Wi-Fi, beside the lowest loss-based module of single-wifi.
+fn bbr_variant(data: &Studies, report: &mut Report) -> anyhow::Result<()> {
+    let mut by_variant: BTreeMap<(Path, String), (Vec<f64>, Vec<f64>)> = BTreeMap::new();
+    for row in data.rows("bbr-variant-wifi")? {
+        let path = param(&row, "topology.bottleneck")
+            .and_then(Path::of_bottleneck)
+            .ok_or_else(|| anyhow::anyhow!("bbr-variant-wifi: a run without a known path"))?;
+        let variant = param(&row, "flows.0.params.variant")
+            .ok_or_else(|| anyhow::anyhow!("bbr-variant-wifi: a run without a variant"))?
+            .to_string();
+        let entry = by_variant.entry((path, variant)).or_default();
+        if let Some(g) = metric(&row, "flows.0.goodput_steady_bps") {
+            entry.0.push(g);
+        }
+        if let Some(a) = metric(&row, "links.0.wifi.mean_aggregate_frames") {
+            entry.1.push(a);
+        }
+    }
+    let single = testbed_part(data, "single-wifi")?;
+    let goodput = by_path_cc(&single, column("flows.0.goodput_steady_bps"));
+    let mut rows = Vec::new();
+    for ((path, variant), (g, a)) in &by_variant {
+        let g = Stat::of(g).map(|s| s.mean);
+        let lowest = on_path(&goodput, *path)
+            .into_iter()
+            .filter(|(m, _)| m != "vegas" && m != "bbr")
+            .min_by(|x, y| x.1.total_cmp(&y.1));
+        rows.push(vec![
+            path.label().to_string(),
+            variant.clone(),
+            fmt(g.map(|g| g / 1e6), 1),
+            fmt(Stat::of(a).map(|s| s.mean), 1),
+            match (g, &lowest) {
+                (Some(g), Some((m, l))) => gap_text(1.0 - g / l, m),
+                _ => "—".into(),
+            },
+        ]);
+    }
+    report.text("### BBR as the draft describes it and as Linux has it\n\nEvery BBR flow above is the draft's BBR (cclab's `variant = \"paper\"`). Linux's tcp_bbr.c differs in its gains and, since Linux 5.1 (2019), in an ACK-aggregation allowance that lets the window cover the data an aggregating link (Wi-Fi) releases at once; a kernel of the paper's time (2019) most likely had not got it. The same single-flow runs with `variant = \"linux\"` (study `bbr-variant-wifi`), against the lowest loss-based module of single-wifi:");
+    report.table(
+        &[
+            "path",
+            "BBR variant",
+            "BBR goodput (Mbit/s)",
+            "frames per AP aggregate",
+            "against the lowest loss-based module",
+        ],
+        rows,
+    );
+    Ok(())
 }
 
 fn friendliness(data: &Studies, report: &mut Report) -> anyhow::Result<()> {
