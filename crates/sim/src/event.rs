@@ -1,5 +1,14 @@
-//! The event queue: a binary min-heap on (time, insertion order), so simultaneous events run
-//! in the order they were scheduled and every run is reproducible.
+//! The event queue: a binary min-heap on (time, time of scheduling, insertion order), so
+//! simultaneous events run in the order they were scheduled and every run is reproducible.
+//!
+//! The time of scheduling is what lets a folded hop (`Event::FoldedDelivery`, see
+//! `folding.rs`) keep the order of the events it replaces. An event scheduled
+//! at the current time sorts by insertion order alone, as it always did (insertion order
+//! grows with the time of scheduling). A packet that crosses folded links is scheduled
+//! ahead, when it enters the first of them; its delivery event carries the time at which
+//! the unfolded chain would have scheduled it (when it entered the last link, or when the
+//! packet ahead of it was delivered), so that it sorts among simultaneous events where that
+//! chain's event would have.
 //!
 //! Events are tiny `Copy` values naming what to do; packets wait in their link's own FIFO,
 //! so the heap holds one or two entries per busy link (delivery, and the end of transmission
@@ -14,6 +23,10 @@ use cclab_cc::SimTime;
 pub enum Event {
     /// The packet at the head of this link's propagation FIFO reaches the far end.
     LinkDelivery(u32),
+    /// The packet at the head of a folded link's propagation FIFO reaches the far end: a link
+    /// whose packets were admitted ahead of time (`folding.rs`), whose next
+    /// delivery sorts by the time its unfolded event would have been scheduled.
+    FoldedDelivery(u32),
     /// A packet of a link with jitter reaches the far end. An event of its own, so that the
     /// common delivery above never asks whether its link has jitter.
     JitteredDelivery(u32),
@@ -48,13 +61,16 @@ pub enum Event {
 #[derive(Clone, Copy, Debug)]
 struct Entry {
     time: SimTime,
+    /// When the event was scheduled (or, for a folded hop's delivery, when the unfolded
+    /// chain would have scheduled it).
+    scheduled_at: SimTime,
     order: u64,
     event: Event,
 }
 
 impl PartialEq for Entry {
     fn eq(&self, other: &Self) -> bool {
-        (self.time, self.order) == (other.time, other.order)
+        (self.time, self.scheduled_at, self.order) == (other.time, other.scheduled_at, other.order)
     }
 }
 impl Eq for Entry {}
@@ -66,7 +82,11 @@ impl PartialOrd for Entry {
 impl Ord for Entry {
     /// Reversed, so that `BinaryHeap` (a max-heap) pops the earliest entry first.
     fn cmp(&self, other: &Self) -> Ordering {
-        (other.time, other.order).cmp(&(self.time, self.order))
+        (other.time, other.scheduled_at, other.order).cmp(&(
+            self.time,
+            self.scheduled_at,
+            self.order,
+        ))
     }
 }
 
@@ -74,13 +94,26 @@ impl Ord for Entry {
 pub struct EventQueue {
     heap: BinaryHeap<Entry>,
     inserted: u64,
+    /// The time of the event popped last: the current time.
+    now: SimTime,
 }
 
 impl EventQueue {
+    /// Schedule `event` at `time`, now.
     #[inline]
     pub fn schedule(&mut self, time: SimTime, event: Event) {
+        self.schedule_as_of(time, self.now, event);
+    }
+
+    /// Schedule `event` at `time` as if it were scheduled at `scheduled_at` (not before the
+    /// current time): among events at `time`, after every one scheduled earlier than
+    /// `scheduled_at` and before every one scheduled later.
+    #[inline]
+    pub fn schedule_as_of(&mut self, time: SimTime, scheduled_at: SimTime, event: Event) {
+        debug_assert!(scheduled_at >= self.now && scheduled_at <= time);
         self.heap.push(Entry {
             time,
+            scheduled_at,
             order: self.inserted,
             event,
         });
@@ -89,7 +122,9 @@ impl EventQueue {
 
     #[inline]
     pub fn pop(&mut self) -> Option<(SimTime, Event)> {
-        self.heap.pop().map(|e| (e.time, e.event))
+        let entry = self.heap.pop()?;
+        self.now = entry.time;
+        Some((entry.time, entry.event))
     }
 
     #[inline]
@@ -183,6 +218,30 @@ mod tests {
                 (t(1), Event::FlowStart(1)),
                 (t(5), Event::Sample),
                 (t(5), Event::FlowStart(0)),
+            ]
+        );
+    }
+
+    #[test]
+    fn an_event_scheduled_ahead_sorts_by_its_time_of_scheduling() {
+        // At time 0, a folded hop schedules a delivery at 10 as of 4 (when its unfolded
+        // chain would have). An event scheduled at 2 for 10 runs before it, one scheduled at
+        // 6 for 10 after it, although both were inserted later.
+        let mut q = EventQueue::default();
+        q.schedule_as_of(t(10), t(4), Event::FoldedDelivery(0));
+        q.schedule(t(2), Event::FlowStart(0));
+        q.schedule(t(6), Event::FlowStart(1));
+        assert_eq!(q.pop(), Some((t(2), Event::FlowStart(0))));
+        q.schedule(t(10), Event::SendTimer(0)); // scheduled at 2
+        assert_eq!(q.pop(), Some((t(6), Event::FlowStart(1))));
+        q.schedule(t(10), Event::SendTimer(1)); // scheduled at 6
+        let order: Vec<_> = std::iter::from_fn(|| q.pop()).collect();
+        assert_eq!(
+            order,
+            vec![
+                (t(10), Event::SendTimer(0)),
+                (t(10), Event::FoldedDelivery(0)),
+                (t(10), Event::SendTimer(1)),
             ]
         );
     }

@@ -8,6 +8,7 @@
 
 pub mod capture;
 pub mod event;
+mod folding;
 pub mod histogram;
 pub mod net;
 pub mod packet;

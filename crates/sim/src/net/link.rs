@@ -177,6 +177,12 @@ pub struct Link {
     /// family, it is a trace link, or a Wi-Fi direction. One flag, tested once per packet,
     /// so that the rare kinds cost the fast path no more than the scheduled family alone did.
     off_fast_path: bool,
+    /// Its packets are admitted ahead of time, when they enter the link before it
+    /// (`crate::folding`): it has one upstream link, which hands it every packet in order.
+    pub(crate) folded: bool,
+    /// A folded link's packets on the wire, in order: when each entered the link, the time
+    /// at which the unfolded chain would have admitted it.
+    entered: VecDeque<SimTime>,
     /// A direction of a Wi-Fi link: its frames wait here for the shared medium
     /// (`net::wifi`), which sends them instead of a transmitter of fixed rate. Boxed, to keep
     /// it off wired links' cache lines.
@@ -220,6 +226,8 @@ impl Link {
             service: Service::default(),
             track_queue_time: false,
             off_fast_path: false,
+            folded: false,
+            entered: VecDeque::new(),
             wifi: None,
             stats: LinkStats::default(),
         }
@@ -382,33 +390,106 @@ impl Link {
     }
 
     /// Offer `packet` to the link at `now`.
-    pub fn enqueue(&mut self, now: SimTime, packet: Packet) -> Admission {
+    pub fn enqueue(&mut self, now: SimTime, mut packet: Packet) -> Admission {
         if self.off_fast_path {
             return self.enqueue_off_fast_path(now, packet);
         }
-        self.enqueue_arrival::<false>(now, packet)
+        self.enqueue_arrival::<false, false>(now, &mut packet)
+    }
+
+    /// Can this link be folded (`crate::folding`): is each packet's exit known when it is
+    /// admitted, with nothing drawn at the hop? A fixed-rate drop-tail wire with no loss
+    /// process, no jitter, no trace and no Wi-Fi. (Its drop-tail queue may overflow: see
+    /// [`Link::may_overflow`].)
+    pub(crate) fn can_fold(&self) -> bool {
+        !self.off_fast_path
+            && self.loss.is_none()
+            && self.jitter.is_none()
+            && matches!(self.qdisc, Qdisc::Arrival(AnyArrivalQdisc::DropTail(_)))
+    }
+
+    /// Does its queue have a limit, so that a packet may be dropped on arrival?
+    pub(crate) fn may_overflow(&self) -> bool {
+        self.limit.packets.is_some() || self.limit.bytes.is_some()
+    }
+
+    /// Can this link hand its packets straight to a folded link: is each packet's exit known
+    /// at admission and are packets never reordered (the wired arrival family without
+    /// jitter)? It may still drop at admission (overflow, AQM, random loss).
+    pub(crate) fn can_pass(&self) -> bool {
+        !self.off_fast_path && self.jitter.is_none()
+    }
+
+    /// Admit `packet` at `now` without putting it on the wire: its next link is folded and
+    /// takes it at the returned time, when it leaves this link's far end. The queue may have
+    /// changed the packet (an ECN mark).
+    #[inline]
+    pub(crate) fn enqueue_passing(
+        &mut self,
+        now: SimTime,
+        packet: &mut Packet,
+    ) -> Result<SimTime, DropReason> {
+        debug_assert!(
+            self.can_pass(),
+            "link {}: cannot pass packets on",
+            self.name
+        );
+        match self.enqueue_arrival::<false, true>(now, packet) {
+            Admission::Admitted { arrival, .. } => Ok(arrival),
+            Admission::Dropped(reason) => Err(reason),
+            Admission::Scheduled => unreachable!("the arrival family never schedules"),
+        }
+    }
+
+    /// Admit `packet` to this folded link at `entered`, the time it reaches the link (ahead of
+    /// the current time), and put it on the wire. `Admitted::first_in_flight` says the caller
+    /// must schedule its delivery, as [`Link::enqueue`]'s does.
+    #[inline]
+    pub(crate) fn enqueue_folded(&mut self, entered: SimTime, mut packet: Packet) -> Admission {
+        debug_assert!(self.folded, "link {}: not folded", self.name);
+        let admission = self.enqueue_arrival::<false, false>(entered, &mut packet);
+        if let Admission::Admitted { .. } = admission {
+            self.entered.push_back(entered);
+        }
+        admission
+    }
+
+    /// [`Link::deliver`] on a folded link: the packet, and the next packet's arrival with the
+    /// time its unfolded delivery event would have been scheduled: now (when the packet
+    /// delivered now is the one ahead of it), or when it entered the link if that is later
+    /// (it would have found the wire empty).
+    #[inline]
+    pub(crate) fn deliver_folded(&mut self, now: SimTime) -> (Packet, Option<(SimTime, SimTime)>) {
+        let (packet, next) = self.deliver(now);
+        self.entered.pop_front();
+        let next = next.map(|arrival| {
+            let entered = self.entered.front().copied().unwrap_or(now);
+            (arrival, entered.max(now))
+        });
+        (packet, next)
     }
 
     /// `enqueue` on a Wi-Fi direction, a link of the scheduled family or a trace link, out of
     /// line so that the wired arrival family's path stays as it was.
     #[inline(never)]
-    fn enqueue_off_fast_path(&mut self, now: SimTime, packet: Packet) -> Admission {
+    fn enqueue_off_fast_path(&mut self, now: SimTime, mut packet: Packet) -> Admission {
         if self.wifi.is_some() {
             return self.enqueue_wifi(now, packet);
         }
         if matches!(self.qdisc, Qdisc::Scheduled(_)) {
             return self.enqueue_scheduled(now, packet);
         }
-        self.enqueue_arrival::<true>(now, packet)
+        self.enqueue_arrival::<true, false>(now, &mut packet)
     }
 
     /// `enqueue` for the arrival family (drop-tail, RED): the departure is known at
     /// admission, from the transmitter's rate or (`TRACE`) the link's delivery schedule.
+    /// `PASS`: the packet is not put on the wire (its next link is folded and takes it).
     #[inline(always)]
-    fn enqueue_arrival<const TRACE: bool>(
+    fn enqueue_arrival<const TRACE: bool, const PASS: bool>(
         &mut self,
         now: SimTime,
-        mut packet: Packet,
+        packet: &mut Packet,
     ) -> Admission {
         self.advance(now);
         let busy = self.busy_until > now;
@@ -425,7 +506,7 @@ impl Link {
             limit: self.limit,
         };
         let ecn_before = packet.ecn;
-        match qdisc.on_arrival(&context, &mut packet) {
+        match qdisc.on_arrival(&context, packet) {
             Verdict::Admit => {}
             Verdict::Drop(reason) => {
                 match reason {
@@ -463,15 +544,21 @@ impl Link {
             return Admission::Dropped(DropReason::RandomLoss);
         }
         let arrival = self.busy_until + self.delay;
+        if PASS {
+            return Admission::Admitted {
+                arrival,
+                first_in_flight: false,
+            };
+        }
         if self.jitter.is_some() {
-            let (arrival, first_in_flight) = self.propagate_jittered(arrival, packet);
+            let (arrival, first_in_flight) = self.propagate_jittered(arrival, *packet);
             return Admission::Admitted {
                 arrival,
                 first_in_flight,
             };
         }
         let first_in_flight = self.in_flight.is_empty();
-        self.in_flight.push_back((arrival, packet));
+        self.in_flight.push_back((arrival, *packet));
         Admission::Admitted {
             arrival,
             first_in_flight,
