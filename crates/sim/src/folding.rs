@@ -139,8 +139,12 @@ pub(crate) fn mark_folded_links(
             break;
         }
     }
-    for (link, folded) in links.iter_mut().zip(folded) {
+    for (id, (link, folded)) in links.iter_mut().zip(folded).enumerate() {
         link.folded = folded;
+        let id = id as u32;
+        link.lean = link.can_be_lean()
+            && !exclusions.reported.contains(&id)
+            && !exclusions.forced_drops.contains(&id);
     }
 }
 
@@ -214,8 +218,9 @@ mod tests {
     use crate::simulation::Simulation;
     use crate::trace::MemorySink;
 
-    /// Run `text` with its hops folded as the simulation chooses, or with none folded (every
-    /// hop an event, as before folding): the result and everything streamed to the sink.
+    /// Run `text` with its hops folded as the simulation chooses, or with none folded and
+    /// every queue kept in full (every hop an event, as before folding): the result and
+    /// everything streamed to the sink.
     fn run(text: &str, fold: bool) -> (RunResult, MemorySink, Vec<bool>) {
         let scenario =
             cclab_scenario::from_str("test.toml", text, &[]).expect("the test scenario is valid");
@@ -223,6 +228,7 @@ mod tests {
         if !fold {
             for link in &mut simulation.links {
                 link.folded = false;
+                link.lean = false;
             }
         }
         let folded = simulation.links.iter().map(|l| l.folded).collect();

@@ -180,6 +180,10 @@ pub struct Link {
     /// Its packets are admitted ahead of time, when they enter the link before it
     /// (`crate::folding`): it has one upstream link, which hands it every packet in order.
     pub(crate) folded: bool,
+    /// Nothing observes its queue and nothing there depends on it (`crate::folding`: not
+    /// reported, drop-tail with no limit and no ECN threshold, no loss, jitter or trace):
+    /// admission keeps the transmitter's schedule only, not the queue's statistics.
+    pub(crate) lean: bool,
     /// A folded link's packets on the wire, in order: when each entered the link, the time
     /// at which the unfolded chain would have admitted it.
     entered: VecDeque<SimTime>,
@@ -227,6 +231,7 @@ impl Link {
             track_queue_time: false,
             off_fast_path: false,
             folded: false,
+            lean: false,
             entered: VecDeque::new(),
             wifi: None,
             stats: LinkStats::default(),
@@ -413,6 +418,20 @@ impl Link {
         self.limit.packets.is_some() || self.limit.bytes.is_some()
     }
 
+    /// Can admission skip the queue's bookkeeping if nothing reads its statistics: a link
+    /// that can fold, with no limit and no ECN threshold, where the packets waiting decide
+    /// nothing?
+    pub(crate) fn can_be_lean(&self) -> bool {
+        self.can_fold()
+            && !self.may_overflow()
+            && matches!(
+                self.qdisc,
+                Qdisc::Arrival(AnyArrivalQdisc::DropTail(DropTail {
+                    ecn_threshold: None
+                }))
+            )
+    }
+
     /// Can this link hand its packets straight to a folded link: is each packet's exit known
     /// at admission and are packets never reordered (the wired arrival family without
     /// jitter)? It may still drop at admission (overflow, AQM, random loss).
@@ -491,6 +510,9 @@ impl Link {
         now: SimTime,
         packet: &mut Packet,
     ) -> Admission {
+        if !TRACE && self.lean {
+            return self.enqueue_lean::<PASS>(now, packet);
+        }
         self.advance(now);
         let busy = self.busy_until > now;
         let Qdisc::Arrival(qdisc) = &mut self.qdisc else {
@@ -555,6 +577,33 @@ impl Link {
             return Admission::Admitted {
                 arrival,
                 first_in_flight,
+            };
+        }
+        let first_in_flight = self.in_flight.is_empty();
+        self.in_flight.push_back((arrival, *packet));
+        Admission::Admitted {
+            arrival,
+            first_in_flight,
+        }
+    }
+
+    /// `enqueue_arrival` on a lean link: the transmitter's schedule (and with it the
+    /// packet's exit and TCP Small Queues' view of the host queue) exactly as the full
+    /// admission keeps it, without the queue's statistics, which nothing reads.
+    #[inline(always)]
+    fn enqueue_lean<const PASS: bool>(&mut self, now: SimTime, packet: &mut Packet) -> Admission {
+        let busy = self.busy_until > now;
+        let start = if busy { self.busy_until } else { now };
+        let transmission = self.serialization(packet.wire_bytes, busy);
+        self.busy_until = start + transmission;
+        self.stats.packets += 1;
+        self.stats.bytes += packet.wire_bytes as u64;
+        self.stats.busy += transmission;
+        let arrival = self.busy_until + self.delay;
+        if PASS {
+            return Admission::Admitted {
+                arrival,
+                first_in_flight: false,
             };
         }
         let first_in_flight = self.in_flight.is_empty();
