@@ -293,9 +293,12 @@ impl Simulation {
         };
         simulation.attach_groups(scenario);
         // Captures see packets at link deliveries, and workloads add flows as they run:
-        // with either, no hop is folded.
+        // with either, no hop is folded; nor with data both ways (`folding.rs`).
         let workloads_run = scenario.flows.iter().any(|g| g.kind.workload().is_some());
-        if simulation.captures.is_none() && !workloads_run {
+        if simulation.captures.is_none()
+            && !workloads_run
+            && !crate::folding::data_both_ways(&simulation.reported, &simulation.hops, &routes)
+        {
             simulation.fold_hops(&routes);
         }
         simulation

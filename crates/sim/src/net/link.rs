@@ -30,7 +30,7 @@ use super::qdisc::{
 };
 use super::trace::TraceTransmitter;
 use super::wifi::{Aggregate, WifiCounters, WifiQueue};
-use crate::event::Event;
+use crate::event::{Event, Precedence};
 use crate::histogram::Histogram;
 use crate::packet::{Packet, PacketKind};
 
@@ -184,9 +184,14 @@ pub struct Link {
     /// reported, drop-tail with no limit and no ECN threshold, no loss, jitter or trace):
     /// admission keeps the transmitter's schedule only, not the queue's statistics.
     pub(crate) lean: bool,
-    /// A folded link's packets on the wire, in order: when each entered the link, the time
-    /// at which the unfolded chain would have admitted it.
-    entered: VecDeque<SimTime>,
+    /// A folded link's packets on the wire, in order: when each entered the link (the time at
+    /// which the unfolded chain would have admitted it), and the precedence its delivery event
+    /// would have had if the wire had been empty then.
+    entered: VecDeque<(SimTime, Precedence)>,
+    /// A link that hands packets to a folded link: when the last one it handed on left it, and
+    /// the precedence its unfolded delivery event would have had.
+    passed_until: SimTime,
+    passed_precedence: Precedence,
     /// A direction of a Wi-Fi link: its frames wait here for the shared medium
     /// (`net::wifi`), which sends them instead of a transmitter of fixed rate. Boxed, to keep
     /// it off wired links' cache lines.
@@ -233,6 +238,8 @@ impl Link {
             folded: false,
             lean: false,
             entered: VecDeque::new(),
+            passed_until: SimTime::ZERO,
+            passed_precedence: Precedence::default(),
             wifi: None,
             stats: LinkStats::default(),
         }
@@ -440,21 +447,33 @@ impl Link {
     }
 
     /// Admit `packet` at `now` without putting it on the wire: its next link is folded and
-    /// takes it at the returned time, when it leaves this link's far end. The queue may have
-    /// changed the packet (an ECN mark).
+    /// takes it when it leaves this link's far end. Returns that time, and the precedence this
+    /// link's delivery event for it would have had: `by`'s (that of an event scheduled by the
+    /// admitting event) if the wire was empty, else that of one scheduled by the delivery of
+    /// the packet ahead. The queue may have changed the packet (an ECN mark).
     #[inline]
     pub(crate) fn enqueue_passing(
         &mut self,
         now: SimTime,
+        by: Precedence,
         packet: &mut Packet,
-    ) -> Result<SimTime, DropReason> {
+    ) -> Result<(SimTime, Precedence), DropReason> {
         debug_assert!(
             self.can_pass(),
             "link {}: cannot pass packets on",
             self.name
         );
         match self.enqueue_arrival::<false, true>(now, packet) {
-            Admission::Admitted { arrival, .. } => Ok(arrival),
+            Admission::Admitted { arrival, .. } => {
+                let precedence = if now >= self.passed_until {
+                    by
+                } else {
+                    self.passed_precedence.child_at(self.passed_until)
+                };
+                self.passed_until = arrival;
+                self.passed_precedence = precedence;
+                Ok((arrival, precedence))
+            }
             Admission::Dropped(reason) => Err(reason),
             Admission::Scheduled => unreachable!("the arrival family never schedules"),
         }
@@ -463,27 +482,38 @@ impl Link {
     /// Admit `packet` to this folded link at `entered`, the time it reaches the link (ahead of
     /// the current time), and put it on the wire. `Admitted::first_in_flight` says the caller
     /// must schedule its delivery, as [`Link::enqueue`]'s does.
+    /// `by`: the precedence of an event scheduled by the delivery of the link before (the
+    /// packet's delivery event here, if the wire is empty when it enters).
     #[inline]
-    pub(crate) fn enqueue_folded(&mut self, entered: SimTime, mut packet: Packet) -> Admission {
+    pub(crate) fn enqueue_folded(
+        &mut self,
+        entered: SimTime,
+        by: Precedence,
+        mut packet: Packet,
+    ) -> Admission {
         debug_assert!(self.folded, "link {}: not folded", self.name);
         let admission = self.enqueue_arrival::<false, false>(entered, &mut packet);
         if let Admission::Admitted { .. } = admission {
-            self.entered.push_back(entered);
+            self.entered.push_back((entered, by));
         }
         admission
     }
 
-    /// [`Link::deliver`] on a folded link: the packet, and the next packet's arrival with the
-    /// time its unfolded delivery event would have been scheduled: now (when the packet
-    /// delivered now is the one ahead of it), or when it entered the link if that is later
-    /// (it would have found the wire empty).
+    /// [`Link::deliver`] on a folded link: the packet, and the next packet's arrival with
+    /// the precedence of its unfolded delivery event: `now`'s (an event scheduled by the
+    /// delivery under way) if the packet delivered now is the one ahead of it on the wire,
+    /// else the one it entered with (it would have found the wire empty).
     #[inline]
-    pub(crate) fn deliver_folded(&mut self, now: SimTime) -> (Packet, Option<(SimTime, SimTime)>) {
+    pub(crate) fn deliver_folded(
+        &mut self,
+        now: SimTime,
+        now_precedence: Precedence,
+    ) -> (Packet, Option<(SimTime, Precedence)>) {
         let (packet, next) = self.deliver(now);
         self.entered.pop_front();
-        let next = next.map(|arrival| {
-            let entered = self.entered.front().copied().unwrap_or(now);
-            (arrival, entered.max(now))
+        let next = next.map(|arrival| match self.entered.front() {
+            Some(&(entered, by)) if entered > now => (arrival, by),
+            _ => (arrival, now_precedence),
         });
         (packet, next)
     }
