@@ -139,16 +139,20 @@ fn every_example_gives_the_recorded_outputs() {
         }
         let mut summary: serde_json::Value =
             serde_json::from_slice(&std::fs::read(out.join("summary.json")).unwrap()).unwrap();
-        // The wall-clock time is the one value allowed to differ between runs.
+        // The wall-clock time differs between runs, and the number of events is the cost of
+        // a run, not a result: folding hops (issue 18) simulates the same packets at the
+        // same times with fewer events. Neither is compared.
         summary["run"]["wall_s"] = serde_json::Value::Null;
+        summary["run"]["events"] = serde_json::Value::Null;
         let recorded_summary = manifest_path().with_file_name(format!("{name}.summary.json"));
         if std::env::var_os("CCLAB_BLESS").is_some() {
             std::fs::create_dir_all(recorded_summary.parent().unwrap()).unwrap();
             let text = serde_json::to_string_pretty(&summary).unwrap() + "\n";
             std::fs::write(&recorded_summary, text).unwrap();
         } else {
-            let recorded: serde_json::Value =
+            let mut recorded: serde_json::Value =
                 serde_json::from_slice(&std::fs::read(&recorded_summary).unwrap()).unwrap();
+            recorded["run"]["events"] = serde_json::Value::Null;
             let mut differences = Vec::new();
             compare_kept(
                 &recorded,

@@ -1,5 +1,17 @@
-//! The event queue: a binary min-heap on (time, insertion order), so simultaneous events run
-//! in the order they were scheduled and every run is reproducible.
+//! The event queue: a binary min-heap on (time, time of scheduling, time of scheduling of the
+//! event that scheduled it, insertion order), so simultaneous events run in the order they
+//! were scheduled and every run is reproducible.
+//!
+//! The time of scheduling is what lets a folded hop (`Event::FoldedDelivery`, see
+//! `folding.rs`) keep the order of the events it replaces. An event scheduled
+//! at the current time sorts by insertion order alone, as it always did (insertion order
+//! grows with the time of scheduling). A packet that crosses folded links is scheduled
+//! ahead, when it enters the first of them; its delivery event carries the time at which
+//! the unfolded chain would have scheduled it (when it entered the last link, or when the
+//! packet ahead of it was delivered) and the time at which the unfolded event that would have
+//! scheduled it was itself scheduled, so that it sorts among simultaneous events where that
+//! chain's event would have. (Events scheduled at the current time sort among themselves
+//! exactly as before: the events that schedule them run in that key's order.)
 //!
 //! Events are tiny `Copy` values naming what to do; packets wait in their link's own FIFO,
 //! so the heap holds one or two entries per busy link (delivery, and the end of transmission
@@ -14,6 +26,10 @@ use cclab_cc::SimTime;
 pub enum Event {
     /// The packet at the head of this link's propagation FIFO reaches the far end.
     LinkDelivery(u32),
+    /// The packet at the head of a folded link's propagation FIFO reaches the far end: a link
+    /// whose packets were admitted ahead of time (`folding.rs`), whose next
+    /// delivery sorts by the time its unfolded event would have been scheduled.
+    FoldedDelivery(u32),
     /// A packet of a link with jitter reaches the far end. An event of its own, so that the
     /// common delivery above never asks whether its link has jitter.
     JitteredDelivery(u32),
@@ -45,16 +61,50 @@ pub enum Event {
     WifiMedium(u32),
 }
 
+/// Where an event sorts among events due at the same time: by when it was scheduled, then by
+/// when the event that scheduled it had been scheduled, then by a rank that grows with the
+/// order in which events were scheduled. For an event scheduled now this is exactly the order
+/// of scheduling (events run in this order, so the times of scheduling and their parents'
+/// never decrease, and the rank is the insertion count). A folded hop's delivery carries the
+/// precedence its unfolded event would have had (`crate::folding`), where the rank is that
+/// of the first real event of the chain.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Precedence {
+    pub scheduled_at: SimTime,
+    pub parent_scheduled_at: SimTime,
+    pub rank: u64,
+}
+
+impl Precedence {
+    /// The precedence of an event scheduled at `at` by an event of this precedence, when
+    /// the scheduling event is itself folded away (no insertion count of its own).
+    pub fn child_at(self, at: SimTime) -> Precedence {
+        Precedence {
+            scheduled_at: at,
+            parent_scheduled_at: self.scheduled_at,
+            rank: self.rank,
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug)]
 struct Entry {
     time: SimTime,
+    precedence: Precedence,
     order: u64,
     event: Event,
 }
 
+impl Entry {
+    #[inline(always)]
+    fn key(&self) -> (SimTime, Precedence, u64) {
+        (self.time, self.precedence, self.order)
+    }
+}
+
 impl PartialEq for Entry {
     fn eq(&self, other: &Self) -> bool {
-        (self.time, self.order) == (other.time, other.order)
+        self.key() == other.key()
     }
 }
 impl Eq for Entry {}
@@ -66,7 +116,7 @@ impl PartialOrd for Entry {
 impl Ord for Entry {
     /// Reversed, so that `BinaryHeap` (a max-heap) pops the earliest entry first.
     fn cmp(&self, other: &Self) -> Ordering {
-        (other.time, other.order).cmp(&(self.time, self.order))
+        other.key().cmp(&self.key())
     }
 }
 
@@ -74,13 +124,37 @@ impl Ord for Entry {
 pub struct EventQueue {
     heap: BinaryHeap<Entry>,
     inserted: u64,
+    /// The time of the event popped last: the current time.
+    now: SimTime,
+    /// When the event popped last had been scheduled.
+    now_scheduled_at: SimTime,
 }
 
 impl EventQueue {
+    /// Schedule `event` at `time`, now.
     #[inline]
     pub fn schedule(&mut self, time: SimTime, event: Event) {
+        self.schedule_as_of(time, self.precedence_now(), event);
+    }
+
+    /// The precedence of an event scheduled now.
+    #[inline]
+    pub fn precedence_now(&self) -> Precedence {
+        Precedence {
+            scheduled_at: self.now,
+            parent_scheduled_at: self.now_scheduled_at,
+            rank: self.inserted,
+        }
+    }
+
+    /// Schedule `event` at `time` with `precedence` among the events due then (scheduled
+    /// now or, for a folded hop's delivery, as its unfolded event would have been).
+    #[inline]
+    pub fn schedule_as_of(&mut self, time: SimTime, precedence: Precedence, event: Event) {
+        debug_assert!(precedence.scheduled_at >= self.now && precedence.scheduled_at <= time);
         self.heap.push(Entry {
             time,
+            precedence,
             order: self.inserted,
             event,
         });
@@ -89,7 +163,10 @@ impl EventQueue {
 
     #[inline]
     pub fn pop(&mut self) -> Option<(SimTime, Event)> {
-        self.heap.pop().map(|e| (e.time, e.event))
+        let entry = self.heap.pop()?;
+        self.now = entry.time;
+        self.now_scheduled_at = entry.precedence.scheduled_at;
+        Some((entry.time, entry.event))
     }
 
     #[inline]
@@ -183,6 +260,38 @@ mod tests {
                 (t(1), Event::FlowStart(1)),
                 (t(5), Event::Sample),
                 (t(5), Event::FlowStart(0)),
+            ]
+        );
+    }
+
+    #[test]
+    fn an_event_scheduled_ahead_sorts_by_its_time_of_scheduling() {
+        // At time 0, a folded hop schedules a delivery at 10 as of 4 (when its unfolded
+        // chain would have). An event scheduled at 2 for 10 runs before it, one scheduled at
+        // 6 for 10 after it, although both were inserted later.
+        let mut q = EventQueue::default();
+        q.schedule_as_of(
+            t(10),
+            Precedence {
+                scheduled_at: t(4),
+                parent_scheduled_at: t(0),
+                rank: 0,
+            },
+            Event::FoldedDelivery(0),
+        );
+        q.schedule(t(2), Event::FlowStart(0));
+        q.schedule(t(6), Event::FlowStart(1));
+        assert_eq!(q.pop(), Some((t(2), Event::FlowStart(0))));
+        q.schedule(t(10), Event::SendTimer(0)); // scheduled at 2
+        assert_eq!(q.pop(), Some((t(6), Event::FlowStart(1))));
+        q.schedule(t(10), Event::SendTimer(1)); // scheduled at 6
+        let order: Vec<_> = std::iter::from_fn(|| q.pop()).collect();
+        assert_eq!(
+            order,
+            vec![
+                (t(10), Event::SendTimer(0)),
+                (t(10), Event::FoldedDelivery(0)),
+                (t(10), Event::SendTimer(1)),
             ]
         );
     }

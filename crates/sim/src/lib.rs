@@ -3,11 +3,13 @@
 //!
 //! Build a [`Simulation`] from a validated [`cclab_scenario::Scenario`], run it with a
 //! [`TraceSink`] for the time series, and get a [`RunResult`] with per-flow and per-link
-//! totals. Time is integer nanoseconds; ties between events break by insertion order; every
+//! totals. Time is integer nanoseconds; ties between events break by the order they were
+//! scheduled (`event.rs`); every
 //! random draw comes from a per-component seeded stream. Same scenario and seed, same run.
 
 pub mod capture;
 pub mod event;
+mod folding;
 pub mod histogram;
 pub mod net;
 pub mod packet;

@@ -139,6 +139,10 @@ pub struct Simulation {
     pub(crate) captures: Option<Box<Captures>>,
     /// TCB sharing's groups (`sharing/`); `None` when no flow shares state.
     pub(crate) sharing: Option<Box<crate::sharing::Groups>>,
+    /// Flows of the data segments a folded link dropped before the steady-state window
+    /// opened, counted ahead of a time inside it (`folding.rs`): one entry per segment, taken
+    /// out of the window's snapshot.
+    pub(crate) data_drops_after_window_start: Vec<u32>,
 }
 
 fn flow_counters(flow: &Flow) -> FlowCounters {
@@ -285,9 +289,40 @@ impl Simulation {
             workloads,
             captures,
             sharing: crate::sharing::Groups::new(scenario),
+            data_drops_after_window_start: Vec::new(),
         };
         simulation.attach_groups(scenario);
+        // Captures see packets at link deliveries, and workloads add flows as they run:
+        // with either, no hop is folded; nor with data both ways (`folding.rs`).
+        let workloads_run = scenario.flows.iter().any(|g| g.kind.workload().is_some());
+        if simulation.captures.is_none()
+            && !workloads_run
+            && !crate::folding::data_both_ways(&simulation.reported, &simulation.hops, &routes)
+        {
+            simulation.fold_hops(&routes);
+        }
         simulation
+    }
+
+    /// Choose the links to fold (`folding.rs`), from the links as they are now.
+    pub(crate) fn fold_hops(&mut self, routes: &[Routes]) {
+        let forced_drops: Vec<u32> = self
+            .flows
+            .iter()
+            .filter(|f| !f.drop.is_empty())
+            .map(|f| f.drop_link)
+            .collect();
+        let counts_drops_on_time: Vec<bool> = self
+            .flows
+            .iter()
+            .map(|f| f.traced || f.udp.is_some() || f.handshake.is_some())
+            .collect();
+        let exclusions = crate::folding::Exclusions {
+            reported: &self.reported,
+            forced_drops: &forced_drops,
+            counts_drops_on_time: &counts_drops_on_time,
+        };
+        crate::folding::mark_folded_links(&mut self.links, &exclusions, &self.hops, routes);
     }
 
     /// Run to the end of the scenario, streaming samples to `sink` and calling `progress`
@@ -328,6 +363,7 @@ impl Simulation {
                 }
                 self.forward(packet);
             }
+            Event::FoldedDelivery(link) => self.on_folded_delivery(link),
             Event::JitteredDelivery(link) => {
                 let (packet, next) = self.links[link as usize].deliver_jittered(self.now);
                 if let Some(next) = next {
@@ -447,6 +483,10 @@ impl Simulation {
         for flow in &mut self.flows[..first_slot] {
             flow.at_window_start = flow_counters(flow);
         }
+        // Dropped at a folded link after now, but counted already.
+        for id in self.data_drops_after_window_start.drain(..) {
+            self.flows[id as usize].at_window_start.drops -= 1;
+        }
         for (i, &id) in self.reported.iter().enumerate() {
             let link = &mut self.links[id as usize];
             link.queue_at(now); // integrate the queue up to now
@@ -476,7 +516,7 @@ impl Simulation {
     }
 
     /// A packet reached the end of a link: pass it to the next link or to its endpoint.
-    fn forward(&mut self, mut packet: Packet) {
+    pub(crate) fn forward(&mut self, mut packet: Packet) {
         let flow = &mut self.flows[packet.flow as usize];
         let path = if packet.kind.is_forward() {
             flow.routes.data
@@ -672,6 +712,19 @@ impl Simulation {
         {
             self.links[link as usize].force_drop()
         } else {
+            let path = if packet.kind.is_forward() {
+                flow.routes.data
+            } else {
+                flow.routes.ack
+            };
+            // The next link is folded: it takes the packet as it leaves this one, with no
+            // event in between (`folding.rs`).
+            let next_hop = packet.hop as u32 + 1;
+            if next_hop < path.len
+                && self.links[self.hops[(path.start + next_hop) as usize] as usize].folded
+            {
+                return self.offer_passing(link, packet, path);
+            }
             self.links[link as usize].enqueue(self.now, packet)
         };
         match admission {
@@ -1046,6 +1099,9 @@ mod tests {
             let fifo = TestFifo::new(limit, bottleneck.ecn_threshold);
             simulation.links[BOTTLENECK as usize]
                 .replace_qdisc(Qdisc::Scheduled(AnyScheduledQdisc::TestFifo(fifo)));
+            // A scheduled discipline's deliveries are events: the links behind it unfold.
+            let routes: Vec<Routes> = simulation.flows.iter().map(|f| f.routes).collect();
+            simulation.fold_hops(&routes);
         }
         simulation.run(sink, &mut |_| {}).expect("invariants hold")
     }
@@ -1084,9 +1140,13 @@ mod tests {
         // Overflow, random loss and ECN marks at the bottleneck, flows of both kinds: the
         // scheduled path must count every drop to its flow (the run checks conservation) and
         // leave every packet's fate and time as drop-tail does. Only the event count differs:
-        // one transmission-end event per packet through the bottleneck. The transfers end
-        // before the run does, so that no packet still waits at the end (drop-tail counts a
-        // waiting packet as sent at admission, a scheduled discipline when it leaves).
+        // one transmission-end event per packet through the bottleneck, and one delivery
+        // event per packet it delivers (behind drop-tail the receivers' access links fold
+        // and take the packets as they are admitted, `folding.rs`; behind a scheduled
+        // discipline they cannot). The transfers end before the run does, so that no packet
+        // still waits at the end (drop-tail counts a waiting packet as sent at admission, a
+        // scheduled discipline when it leaves), and every packet not lost at random is
+        // delivered.
         let text = r#"
             duration = "20s"
             seed = 3
@@ -1108,7 +1168,8 @@ mod tests {
         let drop_tail = run_with_bottleneck(text, false);
         let scheduled = run_with_bottleneck(text, true);
         let packets = drop_tail.links[0].stats.packets;
-        assert_eq!(scheduled.events, drop_tail.events + packets);
+        let delivered = packets - drop_tail.links[0].stats.random_losses;
+        assert_eq!(scheduled.events, drop_tail.events + packets + delivered);
         assert_eq!(
             RunResult {
                 events: 0,

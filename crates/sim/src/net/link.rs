@@ -30,7 +30,7 @@ use super::qdisc::{
 };
 use super::trace::TraceTransmitter;
 use super::wifi::{Aggregate, WifiCounters, WifiQueue};
-use crate::event::Event;
+use crate::event::{Event, Precedence};
 use crate::histogram::Histogram;
 use crate::packet::{Packet, PacketKind};
 
@@ -177,6 +177,21 @@ pub struct Link {
     /// family, it is a trace link, or a Wi-Fi direction. One flag, tested once per packet,
     /// so that the rare kinds cost the fast path no more than the scheduled family alone did.
     off_fast_path: bool,
+    /// Its packets are admitted ahead of time, when they enter the link before it
+    /// (`crate::folding`): it has one upstream link, which hands it every packet in order.
+    pub(crate) folded: bool,
+    /// Nothing observes its queue and nothing there depends on it (`crate::folding`: not
+    /// reported, drop-tail with no limit and no ECN threshold, no loss, jitter or trace):
+    /// admission keeps the transmitter's schedule only, not the queue's statistics.
+    pub(crate) lean: bool,
+    /// A folded link's packets on the wire, in order: when each entered the link (the time at
+    /// which the unfolded chain would have admitted it), and the precedence its delivery event
+    /// would have had if the wire had been empty then.
+    entered: VecDeque<(SimTime, Precedence)>,
+    /// A link that hands packets to a folded link: when the last one it handed on left it, and
+    /// the precedence its unfolded delivery event would have had.
+    passed_until: SimTime,
+    passed_precedence: Precedence,
     /// A direction of a Wi-Fi link: its frames wait here for the shared medium
     /// (`net::wifi`), which sends them instead of a transmitter of fixed rate. Boxed, to keep
     /// it off wired links' cache lines.
@@ -220,6 +235,11 @@ impl Link {
             service: Service::default(),
             track_queue_time: false,
             off_fast_path: false,
+            folded: false,
+            lean: false,
+            entered: VecDeque::new(),
+            passed_until: SimTime::ZERO,
+            passed_precedence: Precedence::default(),
             wifi: None,
             stats: LinkStats::default(),
         }
@@ -382,34 +402,147 @@ impl Link {
     }
 
     /// Offer `packet` to the link at `now`.
-    pub fn enqueue(&mut self, now: SimTime, packet: Packet) -> Admission {
+    pub fn enqueue(&mut self, now: SimTime, mut packet: Packet) -> Admission {
         if self.off_fast_path {
             return self.enqueue_off_fast_path(now, packet);
         }
-        self.enqueue_arrival::<false>(now, packet)
+        self.enqueue_arrival::<false, false>(now, &mut packet)
+    }
+
+    /// Can this link be folded (`crate::folding`): is each packet's exit known when it is
+    /// admitted, with nothing drawn at the hop? A fixed-rate drop-tail wire with no loss
+    /// process, no jitter, no trace and no Wi-Fi. (Its drop-tail queue may overflow: see
+    /// [`Link::may_overflow`].)
+    pub(crate) fn can_fold(&self) -> bool {
+        !self.off_fast_path
+            && self.loss.is_none()
+            && self.jitter.is_none()
+            && matches!(self.qdisc, Qdisc::Arrival(AnyArrivalQdisc::DropTail(_)))
+    }
+
+    /// Does its queue have a limit, so that a packet may be dropped on arrival?
+    pub(crate) fn may_overflow(&self) -> bool {
+        self.limit.packets.is_some() || self.limit.bytes.is_some()
+    }
+
+    /// Can admission skip the queue's bookkeeping if nothing reads its statistics: a link
+    /// that can fold, with no limit and no ECN threshold, where the packets waiting decide
+    /// nothing?
+    pub(crate) fn can_be_lean(&self) -> bool {
+        self.can_fold()
+            && !self.may_overflow()
+            && matches!(
+                self.qdisc,
+                Qdisc::Arrival(AnyArrivalQdisc::DropTail(DropTail {
+                    ecn_threshold: None
+                }))
+            )
+    }
+
+    /// Can this link hand its packets straight to a folded link: is each packet's exit known
+    /// at admission and are packets never reordered (the wired arrival family without
+    /// jitter)? It may still drop at admission (overflow, AQM, random loss).
+    pub(crate) fn can_pass(&self) -> bool {
+        !self.off_fast_path && self.jitter.is_none()
+    }
+
+    /// Admit `packet` at `now` without putting it on the wire: its next link is folded and
+    /// takes it when it leaves this link's far end. Returns that time, and the precedence this
+    /// link's delivery event for it would have had: `by`'s (that of an event scheduled by the
+    /// admitting event) if the wire was empty, else that of one scheduled by the delivery of
+    /// the packet ahead. The queue may have changed the packet (an ECN mark).
+    #[inline]
+    pub(crate) fn enqueue_passing(
+        &mut self,
+        now: SimTime,
+        by: Precedence,
+        packet: &mut Packet,
+    ) -> Result<(SimTime, Precedence), DropReason> {
+        debug_assert!(
+            self.can_pass(),
+            "link {}: cannot pass packets on",
+            self.name
+        );
+        match self.enqueue_arrival::<false, true>(now, packet) {
+            Admission::Admitted { arrival, .. } => {
+                let precedence = if now >= self.passed_until {
+                    by
+                } else {
+                    self.passed_precedence.child_at(self.passed_until)
+                };
+                self.passed_until = arrival;
+                self.passed_precedence = precedence;
+                Ok((arrival, precedence))
+            }
+            Admission::Dropped(reason) => Err(reason),
+            Admission::Scheduled => unreachable!("the arrival family never schedules"),
+        }
+    }
+
+    /// Admit `packet` to this folded link at `entered`, the time it reaches the link (ahead of
+    /// the current time), and put it on the wire. `Admitted::first_in_flight` says the caller
+    /// must schedule its delivery, as [`Link::enqueue`]'s does.
+    /// `by`: the precedence of an event scheduled by the delivery of the link before (the
+    /// packet's delivery event here, if the wire is empty when it enters).
+    #[inline]
+    pub(crate) fn enqueue_folded(
+        &mut self,
+        entered: SimTime,
+        by: Precedence,
+        mut packet: Packet,
+    ) -> Admission {
+        debug_assert!(self.folded, "link {}: not folded", self.name);
+        let admission = self.enqueue_arrival::<false, false>(entered, &mut packet);
+        if let Admission::Admitted { .. } = admission {
+            self.entered.push_back((entered, by));
+        }
+        admission
+    }
+
+    /// [`Link::deliver`] on a folded link: the packet, and the next packet's arrival with
+    /// the precedence of its unfolded delivery event: `now`'s (an event scheduled by the
+    /// delivery under way) if the packet delivered now is the one ahead of it on the wire,
+    /// else the one it entered with (it would have found the wire empty).
+    #[inline]
+    pub(crate) fn deliver_folded(
+        &mut self,
+        now: SimTime,
+        now_precedence: Precedence,
+    ) -> (Packet, Option<(SimTime, Precedence)>) {
+        let (packet, next) = self.deliver(now);
+        self.entered.pop_front();
+        let next = next.map(|arrival| match self.entered.front() {
+            Some(&(entered, by)) if entered > now => (arrival, by),
+            _ => (arrival, now_precedence),
+        });
+        (packet, next)
     }
 
     /// `enqueue` on a Wi-Fi direction, a link of the scheduled family or a trace link, out of
     /// line so that the wired arrival family's path stays as it was.
     #[inline(never)]
-    fn enqueue_off_fast_path(&mut self, now: SimTime, packet: Packet) -> Admission {
+    fn enqueue_off_fast_path(&mut self, now: SimTime, mut packet: Packet) -> Admission {
         if self.wifi.is_some() {
             return self.enqueue_wifi(now, packet);
         }
         if matches!(self.qdisc, Qdisc::Scheduled(_)) {
             return self.enqueue_scheduled(now, packet);
         }
-        self.enqueue_arrival::<true>(now, packet)
+        self.enqueue_arrival::<true, false>(now, &mut packet)
     }
 
     /// `enqueue` for the arrival family (drop-tail, RED): the departure is known at
     /// admission, from the transmitter's rate or (`TRACE`) the link's delivery schedule.
+    /// `PASS`: the packet is not put on the wire (its next link is folded and takes it).
     #[inline(always)]
-    fn enqueue_arrival<const TRACE: bool>(
+    fn enqueue_arrival<const TRACE: bool, const PASS: bool>(
         &mut self,
         now: SimTime,
-        mut packet: Packet,
+        packet: &mut Packet,
     ) -> Admission {
+        if !TRACE && self.lean {
+            return self.enqueue_lean::<PASS>(now, packet);
+        }
         self.advance(now);
         let busy = self.busy_until > now;
         let Qdisc::Arrival(qdisc) = &mut self.qdisc else {
@@ -425,7 +558,7 @@ impl Link {
             limit: self.limit,
         };
         let ecn_before = packet.ecn;
-        match qdisc.on_arrival(&context, &mut packet) {
+        match qdisc.on_arrival(&context, packet) {
             Verdict::Admit => {}
             Verdict::Drop(reason) => {
                 match reason {
@@ -463,15 +596,48 @@ impl Link {
             return Admission::Dropped(DropReason::RandomLoss);
         }
         let arrival = self.busy_until + self.delay;
+        if PASS {
+            return Admission::Admitted {
+                arrival,
+                first_in_flight: false,
+            };
+        }
         if self.jitter.is_some() {
-            let (arrival, first_in_flight) = self.propagate_jittered(arrival, packet);
+            let (arrival, first_in_flight) = self.propagate_jittered(arrival, *packet);
             return Admission::Admitted {
                 arrival,
                 first_in_flight,
             };
         }
         let first_in_flight = self.in_flight.is_empty();
-        self.in_flight.push_back((arrival, packet));
+        self.in_flight.push_back((arrival, *packet));
+        Admission::Admitted {
+            arrival,
+            first_in_flight,
+        }
+    }
+
+    /// `enqueue_arrival` on a lean link: the transmitter's schedule (and with it the
+    /// packet's exit and TCP Small Queues' view of the host queue) exactly as the full
+    /// admission keeps it, without the queue's statistics, which nothing reads.
+    #[inline(always)]
+    fn enqueue_lean<const PASS: bool>(&mut self, now: SimTime, packet: &mut Packet) -> Admission {
+        let busy = self.busy_until > now;
+        let start = if busy { self.busy_until } else { now };
+        let transmission = self.serialization(packet.wire_bytes, busy);
+        self.busy_until = start + transmission;
+        self.stats.packets += 1;
+        self.stats.bytes += packet.wire_bytes as u64;
+        self.stats.busy += transmission;
+        let arrival = self.busy_until + self.delay;
+        if PASS {
+            return Admission::Admitted {
+                arrival,
+                first_in_flight: false,
+            };
+        }
+        let first_in_flight = self.in_flight.is_empty();
+        self.in_flight.push_back((arrival, *packet));
         Admission::Admitted {
             arrival,
             first_in_flight,
