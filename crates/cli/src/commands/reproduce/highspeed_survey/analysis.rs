@@ -59,23 +59,19 @@ pub fn analyze(data: &Studies, report: &mut Report) -> anyhow::Result<()> {
         rate,
         cell(UTILIZATION),
     );
-    report.text(
-        "## Utilization against the bottleneck rate (paper Fig. 2)\n\nOne flow alone, RTT 64 ms, buffer 1 BDP, 1200 s.",
-    );
-    report.figure(
-        "utilization-vs-rate",
-        &by_rate.chart(
-            "Single-flow utilization vs bottleneck rate (RTT 64 ms)",
-            "bottleneck rate (Mbit/s)",
-            "utilization",
-        ),
-        "Utilization of one flow against the bottleneck rate, RTT 64 ms (paper Fig. 2)",
-    )?;
-    table(
+    curve_figure(
         report,
-        &header("rate (Mbit/s)", &by_rate),
-        rows_of(&by_rate, |x| format!("{x}")),
-    );
+        &by_rate,
+        CurveFigure {
+            name: "utilization-vs-rate",
+            text: "## Utilization against the bottleneck rate (paper Fig. 2)\n\nOne flow alone, RTT 64 ms, buffer 1 BDP, 1200 s.",
+            title: "Single-flow utilization vs bottleneck rate (RTT 64 ms)",
+            x_label: "bottleneck rate (Mbit/s)",
+            table_x_label: "rate (Mbit/s)",
+            y_label: "utilization",
+            caption: "Utilization of one flow against the bottleneck rate, RTT 64 ms (paper Fig. 2)",
+        },
+    )?;
 
     // §4.1.2: utilization against the RTT at 622 Mbit/s (64 ms from the rate study).
     let at_64 = Curves::from_rows(
@@ -91,23 +87,19 @@ pub fn analyze(data: &Studies, report: &mut Report) -> anyhow::Result<()> {
         cell(UTILIZATION),
     )
     .merged(&at_64);
-    report.text(
-        "## Utilization against the RTT (paper Fig. 3)\n\nOne flow alone at 622 Mbit/s, buffer 1 BDP of each RTT, 1200 s; the 64 ms points are the rate study's 622 Mbit/s runs.",
-    );
-    report.figure(
-        "utilization-vs-rtt",
-        &by_rtt.chart(
-            "Single-flow utilization vs RTT (622 Mbit/s)",
-            "RTT (ms)",
-            "utilization",
-        ),
-        "Utilization of one flow against the RTT at 622 Mbit/s (paper Fig. 3)",
-    )?;
-    table(
+    curve_figure(
         report,
-        &header("RTT (ms)", &by_rtt),
-        rows_of(&by_rtt, |x| format!("{x}")),
-    );
+        &by_rtt,
+        CurveFigure {
+            name: "utilization-vs-rtt",
+            text: "## Utilization against the RTT (paper Fig. 3)\n\nOne flow alone at 622 Mbit/s, buffer 1 BDP of each RTT, 1200 s; the 64 ms points are the rate study's 622 Mbit/s runs.",
+            title: "Single-flow utilization vs RTT (622 Mbit/s)",
+            x_label: "RTT (ms)",
+            table_x_label: "RTT (ms)",
+            y_label: "utilization",
+            caption: "Utilization of one flow against the RTT at 622 Mbit/s (paper Fig. 3)",
+        },
+    )?;
 
     // §4.2.1: Jain's index of two identical flows.
     let jain = Curves::from_rows(
@@ -116,23 +108,19 @@ pub fn analyze(data: &Studies, report: &mut Report) -> anyhow::Result<()> {
         delay_rtt,
         cell("aggregate.jain_index"),
     );
-    report.text(
-        "## Intra-protocol fairness (paper Fig. 4)\n\nTwo flows of one algorithm, same RTT, 622 Mbit/s, buffer 1 BDP, 1200 s; the second starts 1 s after the first. Jain's index of their goodput (1 = fair, 0.5 = one flow takes all).",
-    );
-    report.figure(
-        "intra-fairness",
-        &jain.chart(
-            "Intra-protocol fairness (622 Mbit/s, two flows)",
-            "RTT (ms)",
-            "Jain's index",
-        ),
-        "Jain's index of two flows of one algorithm against their RTT (paper Fig. 4)",
-    )?;
-    table(
+    curve_figure(
         report,
-        &header("RTT (ms)", &jain),
-        rows_of(&jain, |x| format!("{x}")),
-    );
+        &jain,
+        CurveFigure {
+            name: "intra-fairness",
+            text: "## Intra-protocol fairness (paper Fig. 4)\n\nTwo flows of one algorithm, same RTT, 622 Mbit/s, buffer 1 BDP, 1200 s; the second starts 1 s after the first. Jain's index of their goodput (1 = fair, 0.5 = one flow takes all).",
+            title: "Intra-protocol fairness (622 Mbit/s, two flows)",
+            x_label: "RTT (ms)",
+            table_x_label: "RTT (ms)",
+            y_label: "Jain's index",
+            caption: "Jain's index of two flows of one algorithm against their RTT (paper Fig. 4)",
+        },
+    )?;
 
     // §4.2.2: index A of two flows of one algorithm, x2 at 256 ms.
     let rtt_a = Curves::from_rows(
@@ -141,23 +129,19 @@ pub fn analyze(data: &Studies, report: &mut Report) -> anyhow::Result<()> {
         x1_rtt,
         cell("aggregate.index_a"),
     );
-    report.text(
-        "## RTT fairness (paper Fig. 5)\n\nTwo flows of one algorithm at 622 Mbit/s: x2 at RTT 256 ms, x1 at 16 or 512 ms; buffer 19.9 MB (1 BDP at 256 ms), 1200 s. A = (x1 − x2)/(x1 + x2): 0 fair, > 0 when x1 gets more.",
-    );
-    report.figure(
-        "rtt-fairness",
-        &rtt_a.chart(
-            "RTT fairness: index A (x2 at 256 ms, 622 Mbit/s)",
-            "RTT of x1 (ms)",
-            "index A",
-        ),
-        "Index A of two flows of one algorithm against x1's RTT, x2 at 256 ms (paper Fig. 5)",
-    )?;
-    table(
+    curve_figure(
         report,
-        &header("RTT of x1 (ms)", &rtt_a),
-        rows_of(&rtt_a, |x| format!("{x}")),
-    );
+        &rtt_a,
+        CurveFigure {
+            name: "rtt-fairness",
+            text: "## RTT fairness (paper Fig. 5)\n\nTwo flows of one algorithm at 622 Mbit/s: x2 at RTT 256 ms, x1 at 16 or 512 ms; buffer 19.9 MB (1 BDP at 256 ms), 1200 s. A = (x1 − x2)/(x1 + x2): 0 fair, > 0 when x1 gets more.",
+            title: "RTT fairness: index A (x2 at 256 ms, 622 Mbit/s)",
+            x_label: "RTT of x1 (ms)",
+            table_x_label: "RTT of x1 (ms)",
+            y_label: "index A",
+            caption: "Index A of two flows of one algorithm against x1's RTT, x2 at 256 ms (paper Fig. 5)",
+        },
+    )?;
 
     // §4.3: index A of the tested algorithm against Reno.
     let friendly = Curves::from_rows(
@@ -166,23 +150,19 @@ pub fn analyze(data: &Studies, report: &mut Report) -> anyhow::Result<()> {
         delay_rtt,
         cell("aggregate.index_a"),
     );
-    report.text(
-        "## TCP friendliness (paper Fig. 6)\n\nThe tested algorithm (x1) against Reno (x2), same RTT, 622 Mbit/s, buffer 1 BDP, 1200 s. A > 0: the tested algorithm takes more than Reno (less friendly); A < 0: friendlier than Reno.",
-    );
-    report.figure(
-        "friendliness",
-        &friendly.chart(
-            "TCP friendliness: index A against Reno (622 Mbit/s)",
-            "RTT (ms)",
-            "index A",
-        ),
-        "Index A of each algorithm against Reno at the same RTT (paper Fig. 6)",
-    )?;
-    table(
+    curve_figure(
         report,
-        &header("RTT (ms)", &friendly),
-        rows_of(&friendly, |x| format!("{x}")),
-    );
+        &friendly,
+        CurveFigure {
+            name: "friendliness",
+            text: "## TCP friendliness (paper Fig. 6)\n\nThe tested algorithm (x1) against Reno (x2), same RTT, 622 Mbit/s, buffer 1 BDP, 1200 s. A > 0: the tested algorithm takes more than Reno (less friendly); A < 0: friendlier than Reno.",
+            title: "TCP friendliness: index A against Reno (622 Mbit/s)",
+            x_label: "RTT (ms)",
+            table_x_label: "RTT (ms)",
+            y_label: "index A",
+            caption: "Index A of each algorithm against Reno at the same RTT (paper Fig. 6)",
+        },
+    )?;
 
     // §5: the real paths, simulated.
     let paths = RealPaths::from_rows(&data.rows("real-paths")?);
@@ -241,6 +221,33 @@ pub fn analyze(data: &Studies, report: &mut Report) -> anyhow::Result<()> {
     report.comparison_table();
 
     report.text(discussion(&by_rate, &alternatives));
+    Ok(())
+}
+
+/// One of the paper's curve figures: its section text, the chart, and the chart's points as
+/// a table.
+struct CurveFigure<'a> {
+    name: &'a str,
+    text: &'a str,
+    title: &'a str,
+    x_label: &'a str,
+    table_x_label: &'a str,
+    y_label: &'a str,
+    caption: &'a str,
+}
+
+fn curve_figure(report: &mut Report, curves: &Curves, f: CurveFigure<'_>) -> anyhow::Result<()> {
+    report.text(f.text);
+    report.figure(
+        f.name,
+        &curves.chart(f.title, f.x_label, f.y_label),
+        f.caption,
+    )?;
+    table(
+        report,
+        &header(f.table_x_label, curves),
+        rows_of(curves, |x| format!("{x}")),
+    );
     Ok(())
 }
 
