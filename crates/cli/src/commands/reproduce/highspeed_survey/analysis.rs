@@ -420,14 +420,7 @@ fn claims_rtt(c: &Curves, report: &mut Report) {
 }
 
 fn claims_intra(c: &Curves, report: &mut Report) {
-    let means: Vec<(&str, f64)> = c
-        .names()
-        .into_iter()
-        .filter_map(|cc| {
-            let v = c.of(cc);
-            (!v.is_empty()).then(|| (cc, v.iter().map(|p| p.1).sum::<f64>() / v.len() as f64))
-        })
-        .collect();
+    let means = c.means();
     let best = means.iter().max_by(|a, b| a.1.total_cmp(&b.1));
     let htcp = means.iter().find(|m| m.0 == "htcp").map(|m| m.1);
     // Ties within 0.01 of Jain's index count as best too.
@@ -567,14 +560,7 @@ fn claims_rtt_fairness(c: &Curves, report: &mut Report) {
 }
 
 fn claims_friendliness(c: &Curves, report: &mut Report) {
-    let means: Vec<(&str, f64)> = c
-        .names()
-        .into_iter()
-        .filter_map(|cc| {
-            let v = c.of(cc);
-            (!v.is_empty()).then(|| (cc, v.iter().map(|p| p.1).sum::<f64>() / v.len() as f64))
-        })
-        .collect();
+    let means = c.means();
     let least = means.iter().max_by(|a, b| a.1.total_cmp(&b.1));
     report.compare(statement(
         "STCP is the least friendly to Reno (largest mean A)",

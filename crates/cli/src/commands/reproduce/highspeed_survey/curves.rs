@@ -115,6 +115,17 @@ impl Curves {
             .and_then(|(_, values)| values[i])
     }
 
+    /// Each algorithm's mean over its points (algorithms without points left out).
+    pub fn means(&self) -> Vec<(&str, f64)> {
+        self.names()
+            .into_iter()
+            .filter_map(|cc| {
+                let v = self.of(cc);
+                (!v.is_empty()).then(|| (cc, v.iter().map(|p| p.1).sum::<f64>() / v.len() as f64))
+            })
+            .collect()
+    }
+
     /// The values of `cc` that exist, with their x.
     pub fn of(&self, cc: &str) -> Vec<(f64, f64)> {
         self.series
