@@ -120,12 +120,12 @@ fn run(experiment: &dyn Reproduction, args: &ReproduceArgs) -> Result<(), Failur
     for study in &studies {
         let file = scenarios.join(format!("{}.toml", study.name));
         let text = format!(
-            "# cclab reproduce {} ({form} form), study `{}`: {}\n# Re-run it alone: cclab sweep {} --out {}{}\n\n{}",
+            "# cclab reproduce {} ({form} form), study `{}`: {}\n# Re-run it alone, from the reproduction's folder: cclab sweep scenarios/{}.toml --out runs/{}{}\n\n{}",
             experiment.name(),
             study.name,
             experiment.title(),
-            file.display(),
-            dir.join("runs").join(&study.name).display(),
+            study.name,
+            study.name,
             if study.keep_runs { " --keep-runs" } else { "" },
             study.toml
         );
