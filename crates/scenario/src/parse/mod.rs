@@ -607,27 +607,23 @@ const FLOW_KEYS: &[&str] = &[
     "drop",
     "direction",
     "route",
-    // TCB sharing (parse/sharing.rs):
-    "group",
-    "sharing",
-    "join",
-    "priority",
-    "scale_growth",
-    "join_window",
-    "leave",
-    "group_timeout",
-    "join_packets_per_ack",
-    "join_first_segment",
-    "temporal_lifetime",
-    // kind = "workload" only:
-    "load",
-    "load_link",
-    "sizes",
-    "stop",
 ];
 
 /// Keys only a workload takes.
 const WORKLOAD_KEYS: &[&str] = &["load", "load_link", "sizes", "stop"];
+
+/// Every key a flow table may have: [`FLOW_KEYS`], the TCB-sharing keys (parse/sharing.rs)
+/// and the workload keys, in that order (the order `did you mean` suggestions break ties in).
+fn all_flow_keys() -> Vec<&'static str> {
+    [FLOW_KEYS, sharing::KEYS, WORKLOAD_KEYS].concat()
+}
+
+/// Whether `key` is a flow key of any kind.
+fn is_flow_key(key: &str) -> bool {
+    [FLOW_KEYS, sharing::KEYS, WORKLOAD_KEYS]
+        .iter()
+        .any(|keys| keys.contains(&key))
+}
 
 fn flow_group(section: &Section, topology: &Topology) -> Result<FlowGroup, ScenarioError> {
     // `stack` fills in the keys the table leaves out; everything below reads the result.
@@ -647,7 +643,7 @@ fn flow_group(section: &Section, topology: &Topology) -> Result<FlowGroup, Scena
     let is_udp = traffic::is_udp(section)?;
     udp::check_keys(section, is_udp)?;
     if !is_udp {
-        section.allow_only(FLOW_KEYS)?;
+        section.allow_only(&all_flow_keys())?;
     }
     let cc_name = match section.get("cc") {
         Some(Value::String(s)) => s,

@@ -11,7 +11,7 @@ use crate::sharing::{
 };
 use crate::traffic::FlowKind;
 
-/// The keys of this part, for FLOW_KEYS.
+/// The keys of this part; the flow parser allows them beside its own (`all_flow_keys`).
 pub(super) const KEYS: &[&str] = &[
     "group",
     "sharing",

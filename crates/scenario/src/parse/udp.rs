@@ -49,9 +49,7 @@ pub(super) fn check_keys(section: &Section, is_udp: bool) -> Result<(), Scenario
             }
             "on_off" => "a TCP application; a UDP source alternates with pattern = \"on-off\"",
             "size" => "a UDP source sends from `start` to the end of the run; remove the key",
-            _ if super::FLOW_KEYS.contains(&key) => {
-                "a TCP key, which a UDP flow does not take; remove it"
-            }
+            _ if super::is_flow_key(key) => "a TCP key, which a UDP flow does not take; remove it",
             _ => continue, // unknown everywhere: reported below with a suggestion
         };
         return Err(section.invalid(key, message));
