@@ -331,6 +331,10 @@ pub struct FlowGroup {
     /// Receiver's advertised window in bytes; `None` for unlimited (or tuned by the
     /// receiver: `connection.receive_window_auto`).
     pub receive_window: Option<u64>,
+    /// `send_buffer`: the socket's send buffer in payload bytes (the application can have
+    /// at most this much written and unacknowledged, Linux's `tcp_wmem[2]`); `None`:
+    /// unlimited.
+    pub send_buffer: Option<u64>,
     /// Handshake and close, quick-ACK, receive-window auto-tuning (all off by default).
     pub connection: crate::connection::ConnectionOptions,
     /// RFC 6298 §2.4's floor on the RTO; with Linux's estimator, `tcp_rto_min`, the floor

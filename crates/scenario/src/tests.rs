@@ -523,6 +523,16 @@ fn malformed_inputs_name_file_key_and_problem() {
             "flows.0.receive_window",
             "at least one segment",
         ),
+        (
+            "cc = \"reno\"\nsend_buffer = \"10B\"",
+            "flows.0.send_buffer",
+            "at least one segment",
+        ),
+        (
+            "cc = \"reno\"\nsend_buffer = 4",
+            "flows.0.send_buffer",
+            "bytes",
+        ),
         ("cc = \"reno\"\ndrop = [-1]", "flows.0.drop", "indexes"),
         (
             "cc = \"reno\"\nmin_rto = \"0ms\"",

@@ -257,6 +257,35 @@ fn a_fixed_window_caps_the_rate_at_window_per_round_trip() {
 }
 
 #[test]
+fn a_send_buffer_caps_the_rate_at_a_buffer_per_round_trip_and_a_third() {
+    // send_buffer = 60 segments (86 880 bytes), far below the path's BDP (1.3 MB), with an
+    // unlimited receive window: the application refills the buffer whenever a third of it
+    // (20 segments) has been acknowledged, so the sender sends 20-segment chunks and keeps
+    // three of them in flight. Chunk k + 3 leaves when chunk k's last ACK is back: one
+    // round trip (104.148992 ms, worked out in the test above) plus the chunk's
+    // serialization at the bottleneck, 20 × 1500 × 8 bit / 100 Mbit/s = 2.4 ms. So
+    // goodput = 86 880 × 8 / (0.104148992 + 0.0024) s = 6.523 Mbit/s.
+    let text = long_fat("\"unlimited\"")
+        .replace("receive_window", "send_buffer = \"86880B\"\nreceive_window");
+    let (result, sink) = common::run(&text);
+    let expected = 86_880.0 * 8.0 / (0.104_148_992 + 0.0024);
+    let goodput = steady_goodput_bps(&result);
+    assert!(
+        (goodput / expected - 1.0).abs() < 0.01,
+        "{goodput} bit/s against {expected}"
+    );
+    // Never more in flight than the buffer, and nothing lost: the queue never fills.
+    let most = sink
+        .flows
+        .iter()
+        .map(|s| s.inflight_bytes)
+        .max()
+        .expect("samples");
+    assert!(most <= 86_880, "{most} bytes in flight");
+    assert_eq!(result.flows[0].retransmissions, 0);
+}
+
+#[test]
 fn an_auto_tuned_window_grows_until_the_flow_fills_the_bottleneck() {
     // Dynamic right-sizing: the window starts at 64 KB and grows to twice (and more, in
     // slow start) what the application read per round trip, up to tcp_rmem[2] / 2 = 3 MB,

@@ -596,6 +596,7 @@ const FLOW_KEYS: &[&str] = &[
     "delayed_ack",
     "delayed_ack_timeout",
     "receive_window",
+    "send_buffer",
     "handshake",
     "quick_ack",
     "drop_syn",
@@ -814,6 +815,23 @@ fn flow_group(section: &Section, topology: &Topology) -> Result<FlowGroup, Scena
             ));
         }
     };
+    let send_buffer = match section.get("send_buffer") {
+        None => None,
+        Some(Value::String(s)) if s == "unlimited" => None,
+        Some(Value::String(s)) => match parse_bytes(s) {
+            Ok(b) if b >= mss => Some(b),
+            Ok(_) => {
+                return Err(section.invalid(
+                    "send_buffer",
+                    &format!("must hold at least one segment ({mss} bytes)"),
+                ));
+            }
+            Err(m) => return Err(section.invalid("send_buffer", &m)),
+        },
+        Some(_) => {
+            return Err(section.invalid("send_buffer", "must be \"unlimited\" or bytes (\"4MiB\")"));
+        }
+    };
     let min_rto = section.duration_or("min_rto", "200ms")?;
     if min_rto.is_zero() {
         return Err(section.invalid("min_rto", "must be longer than zero"));
@@ -912,6 +930,7 @@ fn flow_group(section: &Section, topology: &Topology) -> Result<FlowGroup, Scena
         frto,
         delayed_ack: delayed_ack_enabled.then_some(delayed_ack_timeout),
         receive_window,
+        send_buffer,
         connection,
         min_rto,
         rto_estimator,

@@ -4,7 +4,7 @@
 //! Without `stack`, the model's own defaults (docs/scenarios.md) apply, as before. TCP Small
 //! Queues stays on in both: it only changes where a window's packets wait at the sender (in
 //! the socket rather than at its NIC), not when they leave it, and without it the model would
-//! hold a whole window in the host's queue (Linux's send-buffer limit is not modelled).
+//! hold a whole window in the host's queue.
 //!
 //! | key | `linux` | `rfc` | why |
 //! | --- | --- | --- | --- |
@@ -15,6 +15,7 @@
 //! | `min_rto` | `"200ms"` | `"1s"` | Linux's `TCP_RTO_MIN`; RFC 6298 §2.4 |
 //! | `rto_estimator` | `"linux"` | `"rfc6298"` | Linux's `tcp_rtt_estimator` (RTO = SRTT + a variation of at least `min_rto`); RFC 6298 §2 |
 //! | `receive_window` | `"auto"` | as given | Linux's `tcp_rcv_space_adjust` (DRS); no RFC tunes it |
+//! | `send_buffer` | `"4MiB"` | as given | Linux's `tcp_wmem[2]`, where `tcp_sndbuf_expand` stops (it grows the buffer to 2–3 × cwnd × 4 KiB per segment, so a bulk sender reaches the cap); no RFC has one |
 //! | `handshake` | finite flows and workloads | the same | both open and close connections; their FCT then counts from the SYN |
 
 use toml::{Table, Value};
@@ -67,6 +68,8 @@ pub(super) fn expand(section: &Section) -> Result<Option<Table>, ScenarioError> 
     );
     if linux {
         default("receive_window", Value::String("auto".into()));
+        // `tcp_wmem[2]`, the most `tcp_sndbuf_expand` grows the send buffer to.
+        default("send_buffer", Value::String("4MiB".into()));
     }
     // The handshake for what has a completion time to measure: finite flows and workloads
     // (an on/off application cannot take one yet; `connection.rs` says so).

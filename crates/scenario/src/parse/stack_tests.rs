@@ -19,6 +19,7 @@ fn without_stack_the_model_defaults_hold() {
     assert!(!g.connection.receive_window_auto);
     assert_eq!(g.min_rto.as_nanos(), 200_000_000);
     assert_eq!(g.rto_estimator, RtoEstimator::Rfc6298);
+    assert_eq!(g.send_buffer, None);
 }
 
 #[test]
@@ -29,6 +30,7 @@ fn linux_sets_rack_tlp_undo_quick_ack_auto_tuning_and_200_ms() {
     assert_eq!(g.min_rto.as_nanos(), 200_000_000);
     assert!(g.undo && g.frto);
     assert_eq!(g.rto_estimator, RtoEstimator::Linux, "tcp_rtt_estimator");
+    assert_eq!(g.send_buffer, Some(4 << 20), "tcp_wmem[2] = 4194304");
     // A bulk flow opens no connection; a finite one does (its FCT counts from the SYN).
     assert!(!g.connection.handshake);
     assert!(
@@ -58,6 +60,10 @@ fn a_key_the_table_gives_wins_over_the_stack() {
     assert!(!g.connection.quick_ack);
     let g = group("stack = \"linux\"\nrto_estimator = \"rfc6298\"").unwrap();
     assert_eq!(g.rto_estimator, RtoEstimator::Rfc6298);
+    let g = group("stack = \"linux\"\nsend_buffer = \"unlimited\"").unwrap();
+    assert_eq!(g.send_buffer, None);
+    let g = group("send_buffer = \"64KB\"").unwrap();
+    assert_eq!(g.send_buffer, Some(64_000));
     let g = group("stack = \"rfc\"\nrto_estimator = \"linux\"").unwrap();
     assert_eq!(g.rto_estimator, RtoEstimator::Linux);
     // A recovery without SACK keeps RFC 6675's rule instead of a refused rack-tlp.

@@ -42,6 +42,7 @@ pub fn endpoints(
             loss_detection: group.loss_detection,
             limited_transmit: group.limited_transmit,
             receive_window: group.receive_window,
+            send_buffer: group.send_buffer,
             min_rto: group.min_rto,
             rto_estimator: group.rto_estimator,
             pacing: group.pacing,

@@ -135,6 +135,8 @@ struct Group {
     mss: u64,
     initial_window: u64,
     receive_window: Option<u64>,
+    /// `send_buffer` in bytes (any size: the sender rounds it to whole segments).
+    send_buffer: Option<u64>,
     /// Data segments dropped once at the bottleneck (`drop`).
     drop: Vec<u64>,
     /// `handshake`, `drop_syn` (with it), `quick_ack`, and `receive_window = "auto"` (when
@@ -190,6 +192,7 @@ fn group(duration_ms: u64) -> impl Strategy<Value = Group> {
             0u8..=2,
             any::<bool>(),
             prop_oneof![Just("rfc6298"), Just("linux")],
+            prop_oneof![3 => Just(None), 1 => (1000u64..200_000).prop_map(Some)],
         ),
     )
         .prop_map(
@@ -200,7 +203,7 @@ fn group(duration_ms: u64) -> impl Strategy<Value = Group> {
                 loss_detection,
                 connection,
                 sharing,
-                (undo, limited_transmit, rto_estimator),
+                (undo, limited_transmit, rto_estimator, send_buffer),
             )| Group {
                 cc,
                 slow_start,
@@ -224,6 +227,7 @@ fn group(duration_ms: u64) -> impl Strategy<Value = Group> {
                 mss,
                 initial_window,
                 receive_window,
+                send_buffer,
                 drop,
                 connection,
                 sharing: sharing.filter(|(mode, _)| {
@@ -958,6 +962,9 @@ impl Spec {
                 Some(w) => toml.push_str(&format!("receive_window = {w}\n")),
                 None if auto_window => toml.push_str("receive_window = \"auto\"\n"),
                 None => {}
+            }
+            if let Some(bytes) = g.send_buffer {
+                toml.push_str(&format!("send_buffer = \"{bytes}B\"\n"));
             }
             if handshake {
                 toml.push_str(&format!("handshake = true\ndrop_syn = {drop_syn}\n"));

@@ -232,6 +232,9 @@ impl Sender {
             // restart the timer, so it cannot be put off for ever.
             self.rto_deadline = Some(now + self.rtt.rto());
         }
+        if advanced {
+            self.refill_send_buffer();
+        }
         self.transmit(now, out);
         if self.rack_tlp.is_some() {
             self.schedule_probe(now, advanced);

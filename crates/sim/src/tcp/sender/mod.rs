@@ -31,6 +31,7 @@ mod limited_transmit;
 mod mode;
 mod rack_tlp;
 mod recovery;
+mod send_buffer;
 mod sharing;
 mod tahoe;
 #[cfg(test)]
@@ -75,6 +76,8 @@ pub struct SenderConfig {
     /// RFC 3042 limited transmit (non-SACK recoveries; SACK's pipe rule already does it).
     pub limited_transmit: bool,
     pub receive_window: Option<u64>,
+    /// The socket's send buffer in payload bytes (`send_buffer.rs`); `None`: unlimited.
+    pub send_buffer: Option<u64>,
     pub min_rto: SimDuration,
     /// RFC 6298's RTO or Linux's (`tcp/rtt.rs`).
     pub rto_estimator: RtoEstimator,
@@ -161,7 +164,12 @@ pub struct Sender {
     rack_tlp: Option<Box<RackTlp>>,
     /// Undo of spurious reductions and F-RTO (`undo.rs`), boxed and absent unless asked for.
     undo: Option<Box<Undo>>,
+    /// The end of the data the sender may send: the application's end, or less while the
+    /// send buffer holds less (`send_buffer.rs`).
     data_end: u64,
+    /// The end of what the application has written: its size, or an on/off application's
+    /// writes so far.
+    app_end: u64,
     /// The controller's mode label when last looked at, to see it change.
     mode: &'static str,
     /// When the last data segment left.
@@ -187,7 +195,11 @@ pub struct Sender {
 
 impl Sender {
     pub fn new(config: SenderConfig, cc: Box<dyn CongestionControl>) -> Self {
-        let data_end = config.size.unwrap_or(u64::MAX);
+        let app_end = config.size.unwrap_or(u64::MAX);
+        // The writer fills the send buffer before the first segment leaves.
+        let data_end = config.send_buffer.map_or(app_end, |buffer| {
+            app_end.min(send_buffer::whole_segments(buffer, config.mss))
+        });
         Sender {
             board: Scoreboard::new(config.mss),
             rtt: RttEstimator::new(config.min_rto, config.rto_estimator),
@@ -224,6 +236,7 @@ impl Sender {
             }),
             undo: None,
             data_end,
+            app_end,
             mode: "",
             last_send: SimTime::ZERO,
             restart_window: None,
@@ -265,7 +278,7 @@ impl Sender {
 
     /// All application data acknowledged.
     pub fn is_finished(&self) -> bool {
-        self.board.snd_una() >= self.data_end
+        self.board.snd_una() >= self.app_end
     }
 
     pub fn rto_deadline(&self) -> Option<SimTime> {
@@ -380,7 +393,8 @@ impl Sender {
             end >= self.board.snd_nxt(),
             "data already sent stays written"
         );
-        self.data_end = end.min(self.config.size.unwrap_or(u64::MAX));
+        self.app_end = end.min(self.config.size.unwrap_or(u64::MAX));
+        self.data_end = self.buffered_data_end(self.data_end.min(self.app_end));
     }
 
     /// Apply RFC 5681 §4.1 when the application resumes after an idle period (Linux's

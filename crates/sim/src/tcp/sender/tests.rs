@@ -7,7 +7,7 @@ use cclab_cc::slow_start::standard::StandardSlowStart;
 use cclab_cc::{Ack, CongestionEvent, TimeoutEvent};
 use cclab_cc::{CcConfig, SimDuration};
 
-const MSS: u64 = 1000;
+pub(super) const MSS: u64 = 1000;
 
 pub(super) fn sender(recovery: Recovery) -> Sender {
     let config = CcConfig::new(MSS);
@@ -22,6 +22,7 @@ pub(super) fn sender(recovery: Recovery) -> Sender {
             loss_detection: LossDetection::DupAck,
             limited_transmit: false,
             receive_window: None,
+            send_buffer: None,
             min_rto: SimDuration::from_millis(200),
             rto_estimator: cclab_scenario::RtoEstimator::Rfc6298,
             pacing: false,
@@ -46,6 +47,7 @@ fn rack_sender(size: Option<u64>, min_rto_ms: u64) -> Sender {
             loss_detection: LossDetection::RackTlp,
             limited_transmit: false,
             receive_window: None,
+            send_buffer: None,
             min_rto: SimDuration::from_millis(min_rto_ms),
             rto_estimator: cclab_scenario::RtoEstimator::Rfc6298,
             pacing: false,

@@ -26,6 +26,7 @@ fn sender(frto: bool) -> Sender {
             loss_detection: LossDetection::DupAck,
             limited_transmit: false,
             receive_window: None,
+            send_buffer: None,
             min_rto: SimDuration::from_millis(200),
             rto_estimator: cclab_scenario::RtoEstimator::Rfc6298,
             pacing: false,
