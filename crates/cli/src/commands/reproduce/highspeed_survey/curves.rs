@@ -28,6 +28,11 @@ pub fn display(cc: &str) -> &str {
         .map_or(cc, |(_, paper)| paper)
 }
 
+/// `v` with three decimals, as the report's tables write a value, or "–".
+pub fn show(v: Option<f64>) -> String {
+    v.map_or("–".to_string(), |v| format!("{v:.3}"))
+}
+
 /// `"622Mbps"`, `"1Gbps"`, `"10kbps"` in Mbit/s.
 pub fn rate_mbps(text: &str) -> Option<f64> {
     let (number, scale) = if let Some(n) = text.strip_suffix("Gbps") {

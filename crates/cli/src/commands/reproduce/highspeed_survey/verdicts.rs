@@ -82,7 +82,7 @@ pub fn statement(claim: &str, paper: &str, ours: String, holds: bool, why: &str)
 }
 
 /// A claim whose runs are not in this form (a thinned `--quick` grid, or a study not run).
-fn missing(claim: &str, paper: &str) -> Comparison {
+pub fn missing(claim: &str, paper: &str) -> Comparison {
     Comparison {
         claim: claim.to_string(),
         paper: paper.to_string(),
