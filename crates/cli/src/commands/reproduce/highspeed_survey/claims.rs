@@ -234,7 +234,7 @@ pub fn intra(c: &Curves) -> Vec<Comparison> {
         ),
         "generally improves",
         format!(
-            "{} of {n} as fair or fairer at long RTTs, {rising} of them by more than {FAIRNESS_TIE}{}",
+            "{} of {n} as fair or fairer at long RTTs{}, {rising} of them by more than {FAIRNESS_TIE}",
             as_fair.len(),
             list(&as_fair)
         ),
