@@ -30,6 +30,10 @@
 //!   becomes `tcp_space_from_win(rcvwin)` (at most `tcp_rmem[2]`) if that is larger, and
 //!   the clamp its window.
 //!
+//! - **Out-of-order data** grows the window as in-order data does (`tcp_data_queue_ofo`
+//!   calls `tcp_grow_window`) and, as since Linux 6.16, the buffer to hold the data queued
+//!   beyond the hole ([`ReceiveWindow::on_out_of_order`]).
+//!
 //! Left out: memory pressure, the window shrinking under out-of-order data held in the
 //! buffer (the buffer is twice the window, which covers a window of it), and zero windows.
 
