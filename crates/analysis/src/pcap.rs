@@ -25,6 +25,7 @@ use std::path::{Path, PathBuf};
 use cclab_scenario::{PcapPoint, Scenario};
 use cclab_sim::capture::{CapturePoint, Captured};
 use cclab_sim::packet::{Ecn, Packet, PacketKind, sack_option_bytes};
+use cclab_sim::tcp::receive_window::window_scale;
 use cclab_sim::trace::{FlowSample, LinkSample, TraceSink};
 
 use crate::output::TemporaryFile;
@@ -83,6 +84,8 @@ fn sender_port(stream: u64) -> u16 {
 struct FlowFacts {
     /// The receiver's window for the header's window field (unscaled, at most 65 535).
     window: u16,
+    /// The window scale of an auto-tuned receiver's ACKs (from its `tcp_rmem`).
+    window_scale: u32,
     udp: bool,
     /// `handshake = true` with a finite size: the segment ending at this byte carries the
     /// sender's FIN (unknown, so not shown, for a workload's flows).
@@ -283,10 +286,10 @@ impl Encoder {
         let words = (TCP_HEADER + options.len()) / 4;
         out.push((words as u8) << 4);
         out.push(flags);
-        // An auto-tuned receiver's own window (in units of 2^7 bytes), at most what the
-        // unscaled field holds: the file carries no window-scale option.
+        // An auto-tuned receiver's own window (in units of 2^window_scale bytes), at most
+        // what the unscaled field holds: the file carries no window-scale option.
         let window = if packet.window != 0 {
-            ((packet.window as u64) << cclab_sim::packet::WINDOW_SCALE).min(u16::MAX as u64) as u16
+            ((packet.window as u64) << facts.window_scale).min(u16::MAX as u64) as u16
         } else {
             facts.window
         };
@@ -389,6 +392,7 @@ impl PcapSink {
                     window: group
                         .receive_window
                         .map_or(u16::MAX, |w| w.min(u16::MAX as u64) as u16),
+                    window_scale: window_scale(group.connection.tcp_rmem),
                     udp: matches!(group.kind, cclab_scenario::FlowKind::Udp(_)),
                     fin_after: group.size.filter(|_| group.connection.handshake),
                 };
@@ -408,6 +412,7 @@ impl PcapSink {
     fn facts(&self, flow: u32) -> FlowFacts {
         self.facts.get(flow as usize).copied().unwrap_or(FlowFacts {
             window: u16::MAX,
+            window_scale: window_scale(Default::default()),
             udp: false,
             fin_after: None,
         })

@@ -18,4 +18,28 @@ pub struct ConnectionOptions {
     pub receive_window_auto: bool,
     /// `drop_syn = n`: the first `n` SYNs of each connection are lost (needs `handshake`).
     pub drop_syn: u32,
+    /// `tcp_rmem = [min, default, max]`: the auto-tuned receive buffer's sizes.
+    pub tcp_rmem: TcpRmem,
+}
+
+/// Linux's `net.ipv4.tcp_rmem`: the receive buffer's minimum, initial and largest size in
+/// bytes, for a receiver that tunes its window (`receive_window = "auto"`). The default is
+/// the value Linux had for years, 4096 131072 6291456; newer kernels, such as Linux 6.18,
+/// have a `max` of 32 MB (33554432). The model never shrinks the buffer (memory pressure is
+/// not modelled), so `min` is kept for the record only.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TcpRmem {
+    pub min: u64,
+    pub default: u64,
+    pub max: u64,
+}
+
+impl Default for TcpRmem {
+    fn default() -> Self {
+        TcpRmem {
+            min: 4096,
+            default: 131_072,
+            max: 6_291_456,
+        }
+    }
 }

@@ -74,11 +74,6 @@ impl PacketKind {
     }
 }
 
-/// Window scale shift of the advertised window (RFC 7323 §2): Linux picks the smallest that
-/// lets the 16-bit field reach `tcp_rmem[2]` (6 MB: 2^22 bytes → shift 22 − 15 = 7,
-/// `tcp_select_initial_window`).
-pub const WINDOW_SCALE: u32 = 7;
-
 /// The ECN field of the IP header (RFC 3168 §5).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Ecn {
@@ -154,7 +149,8 @@ pub struct Packet {
     /// other controllers. One byte, in what was padding.
     pub vcp: Option<LoadFactor>,
     /// ACK of a receiver that tunes its window (`receive_window = "auto"`): the advertised
-    /// window in units of 2^[`WINDOW_SCALE`] bytes, as TCP's 16-bit field carries it; 0 when
+    /// window in units of 2^(its window scale) bytes, as TCP's 16-bit field carries it (the
+    /// scale, RFC 7323 §2, from its `tcp_rmem`: `tcp/receive_window.rs`); 0 when
     /// the receiver advertises none (the sender keeps its configured cap). Two bytes, in
     /// what was padding: the packet stays 96 bytes.
     pub window: u16,

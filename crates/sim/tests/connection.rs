@@ -382,3 +382,46 @@ quick_ack = true
     assert!(w.delivered_bytes >= finished_bytes);
     assert!(w.delivered_bytes <= w.offered_bytes);
 }
+
+/// The grid's 100 Mbit/s, 200 ms point (docs/validation/linux.md): RTT 2 × (98 + 2 × 1) ms,
+/// BDP 2.5 MB, a 2-BDP buffer (5 MB), one NewReno flow with an auto-tuned window.
+fn long_fatter(tcp_rmem: &str) -> String {
+    format!(
+        r#"
+duration = "6s"
+[topology]
+bottleneck = {{ rate = "100Mbps", delay = "98ms", buffer = "2bdp" }}
+access = {{ rate = "1Gbps", delay = "1ms" }}
+[[flows]]
+cc = "newreno"
+receive_window = "auto"
+{tcp_rmem}
+"#
+    )
+}
+
+fn largest_flight(sink: &MemorySink) -> u64 {
+    sink.flows
+        .iter()
+        .map(|s| s.inflight_bytes)
+        .max()
+        .expect("samples")
+}
+
+#[test]
+fn tcp_rmem_max_bounds_the_flight_through_the_advertised_window() {
+    // Default tcp_rmem[2] = 6 291 456: the window stops at half of it, 3 145 728 bytes
+    // (24 576 units of 2^7), below BDP + buffer = 7.5 MB, so the flight stops there, in
+    // whole segments: 2172 × 1448 = 3 145 056 bytes.
+    let (_, sink) = common::run(&long_fatter(""));
+    assert_eq!(largest_flight(&sink), 2172 * 1448);
+    // This machine's kernel: tcp_rmem[2] = 33 554 432, window scale 10, a window of up to
+    // 16 777 216 bytes: slow start now takes the flight past 3.15 MB until the 5 MB buffer
+    // overflows.
+    let (_, sink) = common::run(&long_fatter("tcp_rmem = [4096, 131072, 33554432]"));
+    assert!(
+        largest_flight(&sink) > 4_000_000,
+        "{}",
+        largest_flight(&sink)
+    );
+}

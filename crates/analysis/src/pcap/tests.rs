@@ -46,6 +46,7 @@ fn encode(packet: Packet, payload: bool, udp: bool) -> Vec<u8> {
         &captured,
         FlowFacts {
             window: 65_535,
+            window_scale: 7,
             udp,
             fin_after: None,
         },
@@ -153,6 +154,7 @@ fn ece_is_set_only_on_the_ack_whose_count_grew() {
     };
     let facts = FlowFacts {
         window: 65_535,
+        window_scale: 7,
         udp: false,
         fin_after: None,
     };
@@ -210,6 +212,7 @@ fn handshake_packets_carry_their_flags_and_sequence_numbers() {
     };
     let facts = FlowFacts {
         window: 65_535,
+        window_scale: 7,
         udp: false,
         fin_after: Some(2000),
     };

@@ -4,8 +4,12 @@
 use toml::Value;
 
 use super::section::Section;
-use crate::connection::ConnectionOptions;
+use crate::connection::{ConnectionOptions, TcpRmem};
 use crate::error::ScenarioError;
+use crate::units::parse_bytes;
+
+/// The largest `tcp_rmem` value: the sysctl is a C int (`proc_dointvec_minmax`).
+const TCP_RMEM_LIMIT: u64 = i32::MAX as u64;
 
 /// `receive_window = "auto"`: the receiver tunes its window (`flow_group` then leaves the
 /// sender's fixed cap off).
@@ -48,12 +52,59 @@ pub(super) fn connection_options(
             "is not modelled for an on/off application yet; remove it or the on_off table",
         ));
     }
+    let receive_window_auto = receive_window_is_auto(section);
+    let tcp_rmem = tcp_rmem(section)?;
+    if section.get("tcp_rmem").is_some() && !receive_window_auto {
+        return Err(section.invalid(
+            "tcp_rmem",
+            "sizes the buffer of a receiver that tunes its window; add receive_window = \"auto\" (or stack = \"linux\") or remove the key",
+        ));
+    }
     Ok(ConnectionOptions {
         handshake,
         quick_ack,
-        receive_window_auto: receive_window_is_auto(section),
+        receive_window_auto,
         drop_syn,
+        tcp_rmem,
     })
+}
+
+/// `tcp_rmem = [min, default, max]`, bytes (integers, as `sysctl net.ipv4.tcp_rmem` prints
+/// them, or sizes such as "32MiB").
+fn tcp_rmem(section: &Section) -> Result<TcpRmem, ScenarioError> {
+    const FORM: &str = "must be three sizes [min, default, max] in bytes, as net.ipv4.tcp_rmem, e.g. [4096, 131072, 33554432]";
+    let Some(value) = section.get("tcp_rmem") else {
+        return Ok(TcpRmem::default());
+    };
+    let Value::Array(values) = value else {
+        return Err(section.invalid("tcp_rmem", FORM));
+    };
+    let sizes = values
+        .iter()
+        .map(|v| match v {
+            Value::Integer(b) if *b >= 1 => Ok(*b as u64),
+            Value::String(s) => parse_bytes(s).map_err(|m| section.invalid("tcp_rmem", &m)),
+            _ => Err(section.invalid("tcp_rmem", FORM)),
+        })
+        .collect::<Result<Vec<u64>, _>>()?;
+    let [min, default, max] = sizes[..] else {
+        return Err(section.invalid("tcp_rmem", FORM));
+    };
+    if !(1 <= min && min <= default && default <= max) {
+        return Err(section.invalid(
+            "tcp_rmem",
+            &format!("must grow from min to default to max, at least 1 byte each (got [{min}, {default}, {max}])"),
+        ));
+    }
+    if max > TCP_RMEM_LIMIT {
+        return Err(section.invalid(
+            "tcp_rmem",
+            &format!(
+                "max {max} is above {TCP_RMEM_LIMIT} bytes, the largest the sysctl (a C int) holds"
+            ),
+        ));
+    }
+    Ok(TcpRmem { min, default, max })
 }
 
 #[cfg(test)]

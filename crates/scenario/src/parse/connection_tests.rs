@@ -1,7 +1,7 @@
 //! `handshake`, `quick_ack`, `drop_syn` and `receive_window = "auto"`: defaults, accepted
 //! forms, and one sentence naming file, key and problem for every bad one.
 
-use crate::connection::ConnectionOptions;
+use crate::connection::{ConnectionOptions, TcpRmem};
 use crate::{FlowGroup, from_str};
 
 fn with_flow(keys: &str) -> String {
@@ -40,7 +40,13 @@ fn every_option_is_off_by_default() {
             handshake: false,
             quick_ack: false,
             receive_window_auto: false,
-            drop_syn: 0
+            drop_syn: 0,
+            // Linux's long-standing net.ipv4.tcp_rmem default.
+            tcp_rmem: TcpRmem {
+                min: 4096,
+                default: 131_072,
+                max: 6_291_456
+            }
         }
     );
     assert_eq!(g.receive_window, None);
@@ -55,7 +61,8 @@ fn the_options_are_read() {
             handshake: true,
             quick_ack: true,
             receive_window_auto: true,
-            drop_syn: 2
+            drop_syn: 2,
+            tcp_rmem: TcpRmem::default()
         }
     );
     // The receiver tunes the window: the sender keeps no fixed cap.
@@ -109,4 +116,62 @@ fn a_udp_flow_takes_none_of_them() {
         .expect_err("UDP")
         .to_string();
     assert!(message.contains("flows.1.handshake"), "{message}");
+}
+
+#[test]
+fn tcp_rmem_is_read_as_the_sysctl_prints_it() {
+    // `cat /proc/sys/net/ipv4/tcp_rmem` on Linux 6.18: 4096 131072 33554432.
+    let g = group("receive_window = \"auto\"\ntcp_rmem = [4096, 131072, 33554432]");
+    assert_eq!(
+        g.connection.tcp_rmem,
+        TcpRmem {
+            min: 4096,
+            default: 131_072,
+            max: 33_554_432
+        }
+    );
+    // Sizes with units: 32 MiB = 33 554 432 bytes, 128 KiB = 131 072.
+    let g = group("stack = \"linux\"\ntcp_rmem = [\"4KiB\", \"128KiB\", \"32MiB\"]");
+    assert_eq!(g.connection.tcp_rmem.max, 33_554_432);
+    assert_eq!(g.connection.tcp_rmem.default, 131_072);
+}
+
+#[test]
+fn a_bad_tcp_rmem_is_one_sentence() {
+    assert_refused(
+        "receive_window = \"auto\"\ntcp_rmem = 6291456",
+        "tcp_rmem",
+        "[min, default, max]",
+    );
+    assert_refused(
+        "receive_window = \"auto\"\ntcp_rmem = [4096, 131072]",
+        "tcp_rmem",
+        "[min, default, max]",
+    );
+    assert_refused(
+        "receive_window = \"auto\"\ntcp_rmem = [0, 131072, 6291456]",
+        "tcp_rmem",
+        "[min, default, max]",
+    );
+    assert_refused(
+        "receive_window = \"auto\"\ntcp_rmem = [4096, 131072, 65536]",
+        "tcp_rmem",
+        "min to default to max",
+    );
+    assert_refused(
+        "receive_window = \"auto\"\ntcp_rmem = [4096, 131072, \"3GB\"]",
+        "tcp_rmem",
+        "C int",
+    );
+    assert_refused(
+        "receive_window = \"auto\"\ntcp_rmem = [4096, 131072, \"lots\"]",
+        "tcp_rmem",
+        "not a size",
+    );
+    // Only an auto-tuned receiver has the buffer it sizes.
+    assert_refused(
+        "tcp_rmem = [4096, 131072, 33554432]",
+        "tcp_rmem",
+        "receive_window = \"auto\"",
+    );
 }

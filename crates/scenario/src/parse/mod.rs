@@ -19,6 +19,7 @@ use crate::units::{parse_bdp_multiple, parse_bytes, parse_rate};
 
 mod connection;
 mod link_kind;
+mod linux_controllers;
 mod loss;
 mod on_off;
 mod pcap;
@@ -596,6 +597,7 @@ const FLOW_KEYS: &[&str] = &[
     "delayed_ack",
     "delayed_ack_timeout",
     "receive_window",
+    "tcp_rmem",
     "send_buffer",
     "handshake",
     "quick_ack",

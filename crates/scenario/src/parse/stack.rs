@@ -17,9 +17,15 @@
 //! | `receive_window` | `"auto"` | as given | Linux's `tcp_rcv_space_adjust` (DRS); no RFC tunes it |
 //! | `send_buffer` | `"4MiB"` | as given | Linux's `tcp_wmem[2]`, where `tcp_sndbuf_expand` stops (it grows the buffer to 2–3 × cwnd × 4 KiB per segment, so a bulk sender reaches the cap); no RFC has one |
 //! | `handshake` | finite flows and workloads | the same | both open and close connections; their FCT then counts from the SYN |
+//!
+//! `"linux"` also sets the Linux variant of the flow's controller where the kernel module
+//! differs from the paper or RFC (CUBIC's HyStart and no-loss floor, BBR's `tcp_bbr.c`, ...:
+//! parse/linux_controllers.rs).
 
+use cclab_cc::registry::find_algorithm;
 use toml::{Table, Value};
 
+use super::linux_controllers;
 use super::section::Section;
 use crate::error::ScenarioError;
 
@@ -79,6 +85,13 @@ pub(super) fn expand(section: &Section) -> Result<Option<Table>, ScenarioError> 
     let workload = section.get("kind").and_then(Value::as_str) == Some("workload");
     if (finite || workload) && section.get("on_off").is_none() {
         default("handshake", Value::Boolean(true));
+    }
+    if linux
+        && let Some(cc) = section.get("cc").and_then(Value::as_str)
+        && let Ok(info) = find_algorithm(cc)
+    {
+        // An unknown name is left to `flow_group`, which refuses it with a suggestion.
+        linux_controllers::fill_in(&mut table, info.name);
     }
     Ok(Some(table))
 }

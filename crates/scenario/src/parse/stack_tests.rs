@@ -5,8 +5,12 @@ use crate::model::{FlowGroup, LossDetection, Recovery, RtoEstimator};
 use crate::{ScenarioError, from_str};
 
 fn group(keys: &str) -> Result<FlowGroup, ScenarioError> {
+    group_of("cubic", keys)
+}
+
+fn group_of(cc: &str, keys: &str) -> Result<FlowGroup, ScenarioError> {
     let text = format!(
-        "[topology]\nbottleneck = {{ rate = \"10Mbps\", delay = \"10ms\" }}\n[[flows]]\ncc = \"cubic\"\n{keys}\n"
+        "[topology]\nbottleneck = {{ rate = \"10Mbps\", delay = \"10ms\" }}\n[[flows]]\ncc = \"{cc}\"\n{keys}\n"
     );
     from_str("s.toml", &text, &[]).map(|s| s.flows[0].clone())
 }
@@ -88,5 +92,70 @@ fn a_bad_rto_estimator_is_one_sentence() {
         message.starts_with("s.toml: flows.0.rto_estimator")
             && message.contains("\"rfc6298\" or \"linux\""),
         "{message}"
+    );
+}
+
+#[test]
+fn linux_makes_cubic_tcp_cubic_c() {
+    // tcp_cubic.c: hystart = 1 (HyStart on), and bictcp_update's growth floor while
+    // last_max_cwnd is 0 (no loss yet).
+    let g = group("stack = \"linux\"").unwrap();
+    assert_eq!(g.slow_start.name, "hystart");
+    assert!(g.params.boolean("linux_no_loss_floor"));
+    // Without a stack, and with the RFC stack, CUBIC stays RFC 9438's.
+    for keys in ["", "stack = \"rfc\""] {
+        let g = group(keys).unwrap();
+        assert_eq!(g.slow_start.name, "standard", "{keys}");
+        assert!(!g.params.boolean("linux_no_loss_floor"), "{keys}");
+    }
+}
+
+#[test]
+fn linux_makes_bbr_and_the_other_modules_the_kernels() {
+    let g = group_of("bbr", "stack = \"linux\"").unwrap();
+    assert_eq!(g.params.choice("variant"), "linux", "tcp_bbr.c");
+    assert_eq!(
+        group_of("bbr", "").unwrap().params.choice("variant"),
+        "paper"
+    );
+    // tcp_vegas.c: alpha = 2, beta = 4; tcp_bic.c: max_increment = 16.
+    let g = group_of("vegas", "stack = \"linux\"").unwrap();
+    assert_eq!(g.params.choice("variant"), "linux");
+    assert_eq!(
+        (g.params.number("alpha"), g.params.number("beta")),
+        (2.0, 4.0)
+    );
+    let g = group_of("bic", "stack = \"linux\"").unwrap();
+    assert_eq!(
+        (g.params.choice("variant"), g.params.number("s_max")),
+        ("linux", 16.0)
+    );
+    for cc in ["westwood", "scalable"] {
+        let g = group_of(cc, "stack = \"linux\"").unwrap();
+        assert_eq!(g.params.choice("variant"), "linux", "{cc}");
+    }
+    // Reno has no Linux variant: its params stay the defaults.
+    let g = group_of("reno", "stack = \"linux\"").unwrap();
+    assert_eq!(g.slow_start.name, "standard");
+}
+
+#[test]
+fn a_controller_setting_the_table_gives_wins_over_the_stack() {
+    // Key by key inside params: the explicit one stays, the others are filled in.
+    let g = group("stack = \"linux\"\nparams = { linux_no_loss_floor = false }").unwrap();
+    assert!(!g.params.boolean("linux_no_loss_floor"));
+    assert_eq!(g.slow_start.name, "hystart");
+    let g = group("stack = \"linux\"\nslow_start = \"standard\"").unwrap();
+    assert_eq!(g.slow_start.name, "standard");
+    assert!(g.params.boolean("linux_no_loss_floor"));
+    // slow_start_params alone configures the standard slow start: HyStart is not forced on it.
+    let g = group("stack = \"linux\"\nslow_start_params = { }").unwrap();
+    assert_eq!(g.slow_start.name, "standard");
+    let g = group_of("bbr", "stack = \"linux\"\nparams = { variant = \"paper\" }").unwrap();
+    assert_eq!(g.params.choice("variant"), "paper");
+    let g = group_of("vegas", "stack = \"linux\"\nparams = { alpha = 1 }").unwrap();
+    assert_eq!(
+        (g.params.number("alpha"), g.params.number("beta")),
+        (1.0, 4.0)
     );
 }

@@ -6,6 +6,7 @@ use cclab_cc::slow_start::packet_pair;
 use cclab_cc::{CcConfig, UNLIMITED};
 use cclab_scenario::{FlowGroup, InitialSsthresh, LossDetection};
 
+use crate::tcp::receive_window::{ReceiveWindow, window_scale};
 use crate::tcp::receiver::{Receiver, ReceiverConfig};
 use crate::tcp::sender::{Sender, SenderConfig};
 
@@ -54,6 +55,10 @@ pub fn endpoints(
     if group.undo {
         sender.enable_undo(group.frto);
     }
+    if group.connection.receive_window_auto {
+        // The scale the receiver announces in its SYN-ACK (RFC 7323 §2.2).
+        sender.set_peer_window_scale(window_scale(group.connection.tcp_rmem));
+    }
     let receiver = Receiver::new(ReceiverConfig {
         flow: id,
         header_bytes: group.header_bytes,
@@ -70,12 +75,13 @@ pub fn endpoints(
             // 64 KB (an auto-tuned window starts there too).
             let window = group
                 .receive_window
-                .unwrap_or(crate::tcp::receive_window::ReceiveWindow::new(group.mss).window());
+                .unwrap_or(ReceiveWindow::new(group.mss, group.connection.tcp_rmem).window());
             crate::tcp::receiver::quick_acks(window, group.mss)
         } else {
             0
         },
         auto_window_mss: group.connection.receive_window_auto.then_some(group.mss),
+        tcp_rmem: group.connection.tcp_rmem,
     });
     (sender, receiver)
 }

@@ -5,12 +5,17 @@
 //!
 //! The application reads every byte as soon as it is in order, so the window is never
 //! closed by unread data: what limits it is the receive buffer, which DRS grows.
-//! - **Buffer and window.** The buffer starts at `tcp_rmem[1]` = 131 072 bytes and never
-//!   exceeds `tcp_rmem[2]` = 6 291 456 (Linux's defaults). Since 6.6 the window a buffer
+//! - **Buffer and window.** The buffer starts at `tcp_rmem[1]` and never exceeds
+//!   `tcp_rmem[2]` (the flow's `tcp_rmem`; by default Linux's long-standing 131 072 and
+//!   6 291 456 bytes). Since 6.6 the window a buffer
 //!   allows is `tcp_win_from_space` = space × `scaling_ratio` / 256, the ratio being
 //!   measured from the payload/truesize of received skbs; the model has no skbs and keeps
 //!   the initial ratio, `TCP_DEFAULT_SCALING_RATIO` = 128 (one half, what
 //!   `tcp_adv_win_scale` = 1 gave before 6.6). The window clamp is the window of the buffer.
+//! - **Window scale.** As `tcp_select_initial_window` picks it: the smallest shift that lets
+//!   the 16-bit field reach the largest buffer, ilog2(max(`tcp_rmem[2]`, `rmem_max`, the
+//!   initial window)) − 15, between 0 and 14 (RFC 7323 §2.3); 7 for 6 MB, 10 for 32 MB. The
+//!   clamp never passes 65 535 << shift.
 //! - **Advertised window.** It starts at 64 KB rounded down to whole segments (the SYN-ACK's
 //!   unscaled window, `tcp_select_initial_window`), below the clamp, and grows by two
 //!   segments per in-order segment up to the clamp (`tcp_grow_window` raising
@@ -25,15 +30,22 @@
 //!   becomes `tcp_space_from_win(rcvwin)` (at most `tcp_rmem[2]`) if that is larger, and
 //!   the clamp its window.
 //!
+//! - **Out-of-order data** grows the window as in-order data does (`tcp_data_queue_ofo`
+//!   calls `tcp_grow_window`) and, as since Linux 6.16, the buffer to hold the data queued
+//!   beyond the hole ([`ReceiveWindow::on_out_of_order`]).
+//!
 //! Left out: memory pressure, the window shrinking under out-of-order data held in the
 //! buffer (the buffer is twice the window, which covers a window of it), and zero windows.
 
 use cclab_cc::{SimDuration, SimTime};
+use cclab_scenario::TcpRmem;
 
-use crate::packet::WINDOW_SCALE;
+/// Linux `net.core.rmem_max` default (`SK_RMEM_MAX` on 64-bit): `tcp_select_initial_window`
+/// sizes the window scale for the larger of it and `tcp_rmem[2]`.
+const RMEM_MAX: u64 = 212_992;
 
-/// Linux `net.ipv4.tcp_rmem` defaults: minimum, initial and maximum buffer, bytes.
-pub const TCP_RMEM: [u64; 3] = [4096, 131_072, 6_291_456];
+/// Linux `TCP_MAX_WSCALE`, RFC 7323 §2.3's limit.
+const MAX_WINDOW_SCALE: u32 = 14;
 
 /// The SYN-ACK's window field is not scaled (RFC 7323 §2.2).
 const SYN_WINDOW: u64 = 65_535;
@@ -46,15 +58,34 @@ fn win_from_space(space: u64) -> u64 {
     space / 2
 }
 
+/// The largest window the 16-bit field carries at window scale `scale` (Linux sets
+/// `window_clamp` no higher, `tcp_select_initial_window`).
+fn largest_window(scale: u32) -> u64 {
+    (u16::MAX as u64) << scale
+}
+
 /// Buffer a window of `window` bytes needs (`tcp_space_from_win`).
 fn space_from_win(window: u64) -> u64 {
     window * 2
+}
+
+/// The window scale a receiver with the buffer sizes `rmem` announces
+/// (`tcp_select_initial_window`): ilog2 of the largest window it may need, the larger of
+/// `tcp_rmem[2]`, `rmem_max` and the initial buffer's window, minus 15 (so that the 16-bit
+/// field shifted reaches it), within 0..=14.
+pub fn window_scale(rmem: TcpRmem) -> u32 {
+    let space = win_from_space(rmem.default).max(rmem.max).max(RMEM_MAX);
+    space.ilog2().saturating_sub(15).min(MAX_WINDOW_SCALE)
 }
 
 #[derive(Clone, Debug)]
 pub struct ReceiveWindow {
     /// The receiver's MSS (`advmss`).
     mss: u64,
+    /// `tcp_rmem[2]`: the buffer's limit.
+    max_buffer: u64,
+    /// `rcv_wscale`.
+    scale: u32,
     /// `sk_rcvbuf`.
     buffer: u64,
     /// `window_clamp`: the most the window may reach with this buffer.
@@ -74,12 +105,15 @@ pub struct ReceiveWindow {
 }
 
 impl ReceiveWindow {
-    pub fn new(mss: u64) -> Self {
-        let clamp = win_from_space(TCP_RMEM[1]);
+    pub fn new(mss: u64, rmem: TcpRmem) -> Self {
+        let scale = window_scale(rmem);
+        let clamp = win_from_space(rmem.default).min(largest_window(scale));
         let advertised = (SYN_WINDOW.min(clamp) / mss * mss).max(mss);
         ReceiveWindow {
             mss,
-            buffer: TCP_RMEM[1],
+            max_buffer: rmem.max,
+            scale,
+            buffer: rmem.default,
             clamp,
             advertised,
             space: (INITIAL_SPACE_SEGMENTS * mss).min(advertised),
@@ -106,10 +140,15 @@ impl ReceiveWindow {
         self.buffer
     }
 
-    /// The window in the ACK's 16-bit field, in units of 2^[`WINDOW_SCALE`] (rounded down,
+    /// The window scale it announced (`rcv_wscale`).
+    pub fn scale(&self) -> u32 {
+        self.scale
+    }
+
+    /// The window in the ACK's 16-bit field, in units of 2^[`Self::scale`] (rounded down,
     /// at least one unit).
     pub fn scaled(&self) -> u16 {
-        (self.advertised >> WINDOW_SCALE).clamp(1, u16::MAX as u64) as u16
+        (self.advertised >> self.scale).clamp(1, u16::MAX as u64) as u16
     }
 
     /// In-order data arrived at `now` and was read: the application has every byte below
@@ -121,6 +160,31 @@ impl ReceiveWindow {
         }
         self.measure_rtt(now, rcv_nxt);
         self.adjust_space(now, rcv_nxt);
+    }
+
+    /// Out-of-order data arrived and was queued (Linux `tcp_data_queue_ofo`): `ooo_end` is
+    /// the end of the highest data held beyond the hole at `rcv_nxt`. `full_segment`: it
+    /// carried a full MSS. The window grows as for in-order data (`tcp_grow_window`, which
+    /// `tcp_data_queue_ofo` calls too), and since Linux 6.16 the buffer grows to hold the
+    /// data queued beyond the hole on top of twice the last RTT's reads: rcvwin = 2·space +
+    /// (ooo_end − rcv_nxt) (`tcp_rcvbuf_grow`, commit 63ad7dfedfae "tcp: adjust rcvbuf in
+    /// presence of reorders"). Without it a loss in slow start freezes the window's right
+    /// edge at the hole while the sender's flight, counted from the hole, keeps growing.
+    pub fn on_out_of_order(&mut self, rcv_nxt: u64, ooo_end: u64, full_segment: bool) {
+        if full_segment {
+            self.advertised = (self.advertised + 2 * self.mss).min(self.clamp);
+        }
+        self.grow_buffer(2 * self.space + ooo_end.saturating_sub(rcv_nxt));
+    }
+
+    /// The end of `tcp_rcvbuf_grow`: the buffer a window of `rcvwin` needs, at most
+    /// `tcp_rmem[2]`, if that is larger than the buffer now; the clamp follows.
+    fn grow_buffer(&mut self, rcvwin: u64) {
+        let buffer = space_from_win(rcvwin).min(self.max_buffer);
+        if buffer > self.buffer {
+            self.buffer = buffer;
+            self.clamp = win_from_space(buffer).min(largest_window(self.scale));
+        }
     }
 
     /// `tcp_rcv_rtt_measure`: the time one advertised window takes to arrive; the smallest
@@ -155,11 +219,7 @@ impl ReceiveWindow {
             let mut rcvwin = 2 * copied + 16 * self.mss;
             let grow = rcvwin * (copied - self.space) / self.space;
             rcvwin += 2 * grow;
-            let buffer = space_from_win(rcvwin).min(TCP_RMEM[2]);
-            if buffer > self.buffer {
-                self.buffer = buffer;
-                self.clamp = win_from_space(buffer);
-            }
+            self.grow_buffer(rcvwin);
             self.space = copied;
         }
         self.space_seq = rcv_nxt;
@@ -179,16 +239,17 @@ mod tests {
 
     #[test]
     fn starts_at_the_syn_window_in_whole_segments() {
-        let w = ReceiveWindow::new(MSS);
+        let w = ReceiveWindow::new(MSS, TcpRmem::default());
         // 65 535 rounded down to 1448-byte segments: 45 × 1448.
         assert_eq!(w.window(), 65_160);
         assert_eq!(w.buffer(), 131_072);
+        // Scale 7 for the default 6 MB tcp_rmem[2].
         assert_eq!(w.scaled(), (65_160 >> 7) as u16);
     }
 
     #[test]
     fn grows_by_two_segments_per_segment_up_to_the_clamp() {
-        let mut w = ReceiveWindow::new(MSS);
+        let mut w = ReceiveWindow::new(MSS, TcpRmem::default());
         w.on_in_order(at(0), MSS, true);
         // The clamp, 131 072 / 2 = 65 536, stops it before two more segments.
         assert_eq!(w.window(), 65_536);
@@ -196,7 +257,7 @@ mod tests {
 
     #[test]
     fn one_adjustment_per_rtt_follows_tcp_rcv_space_adjust() {
-        let mut w = ReceiveWindow::new(MSS);
+        let mut w = ReceiveWindow::new(MSS, TcpRmem::default());
         // Segment 1 at t = 0: the window grows to the clamp, 65 536, and the RTT
         // measurement waits for byte 1448 + 65 536 = 66 984; the space measurement starts.
         w.on_in_order(at(0), MSS, true);
@@ -205,7 +266,7 @@ mod tests {
             w.on_in_order(at(50), n * MSS, true);
         }
         assert_eq!(w.rtt, None);
-        assert_eq!(w.buffer(), TCP_RMEM[1]);
+        assert_eq!(w.buffer(), 131_072);
         // Segment 47 at 100 ms (byte 68 056): RTT sample 100 ms, and one RTT since the
         // space measurement began, so the buffer is adjusted with copied = 68 056 bytes
         // against space = 10 × 1448 = 14 480:
@@ -230,7 +291,7 @@ mod tests {
 
     #[test]
     fn the_buffer_stops_at_tcp_rmem_max() {
-        let mut w = ReceiveWindow::new(MSS);
+        let mut w = ReceiveWindow::new(MSS, TcpRmem::default());
         let mut seq = 0;
         // 1 000 segments per 10 ms for a second: far more than 6 MB per RTT.
         for ms in 0..1000u64 {
@@ -239,7 +300,100 @@ mod tests {
                 w.on_in_order(at(ms), seq, true);
             }
         }
-        assert_eq!(w.buffer(), TCP_RMEM[2]);
-        assert_eq!(w.window(), TCP_RMEM[2] / 2);
+        // Linux's long-standing tcp_rmem[2], 6 291 456 bytes, and half of it as the window.
+        assert_eq!(w.buffer(), 6_291_456);
+        assert_eq!(w.window(), 3_145_728);
+        // Scale 7: 3 145 728 / 128 = 24 576 units.
+        assert_eq!(w.scaled(), 24_576);
+    }
+
+    /// Feeds `steps` steps of 10 ms, each with `per_step` full segments arriving at its start.
+    fn fill(w: &mut ReceiveWindow, mss: u64, steps: u64, per_step: u64) {
+        let mut seq = 0;
+        for ms in 0..steps {
+            for _ in 0..per_step {
+                seq += mss;
+                w.on_in_order(at(ms * 10), seq, true);
+            }
+        }
+    }
+
+    #[test]
+    fn out_of_order_data_grows_the_window_and_the_buffer() {
+        let mut w = ReceiveWindow::new(MSS, TcpRmem::default());
+        // Segment 1 in order at t = 0: the window reaches the clamp, 65 536 bytes.
+        w.on_in_order(at(0), MSS, true);
+        assert_eq!((w.window(), w.clamp), (65_536, 65_536));
+        // Segment 3 arrives, segment 2 is missing: 2896..4344 is held beyond the hole at
+        // 1448. tcp_rcvbuf_grow (Linux 6.16): rcvwin = 2 × space + (4344 − 1448) =
+        // 2 × 14 480 + 2896 = 31 856, a buffer of 63 712: below the 131 072 it has, so
+        // nothing grows, and the window stays at the clamp.
+        w.on_out_of_order(MSS, 3 * MSS, true);
+        assert_eq!((w.buffer(), w.window()), (131_072, 65_536));
+        // 100 segments held beyond the hole (to byte 101 × 1448 = 146 248): rcvwin =
+        // 28 960 + 144 800 = 173 760, buffer 347 520, clamp 173 760. tcp_data_queue_ofo
+        // grows the window (tcp_grow_window) before the buffer, so this segment still met
+        // the old clamp; the next one grows it by two segments, 2896 bytes.
+        w.on_out_of_order(MSS, 101 * MSS, true);
+        assert_eq!((w.buffer(), w.clamp), (347_520, 173_760));
+        assert_eq!(w.window(), 65_536);
+        w.on_out_of_order(MSS, 102 * MSS, true);
+        assert_eq!(w.window(), 65_536 + 2 * MSS);
+    }
+
+    #[test]
+    fn the_window_scale_follows_tcp_select_initial_window() {
+        let rmem = |max| TcpRmem {
+            min: 4096,
+            default: 131_072,
+            max,
+        };
+        // ilog2(6 291 456) = 22 (2^22 = 4 194 304 ≤ 6 291 456 < 2^23): 22 − 15 = 7.
+        assert_eq!(window_scale(rmem(6_291_456)), 7);
+        // This machine's 32 MB: ilog2(33 554 432) = 25: 10.
+        assert_eq!(window_scale(rmem(33_554_432)), 10);
+        // A small max: rmem_max = 212 992 is larger, ilog2 = 17: 2.
+        assert_eq!(window_scale(rmem(131_072)), 2);
+        // 2^31 − 1: ilog2 = 30, 15, held at RFC 7323's 14.
+        assert_eq!(window_scale(rmem(i32::MAX as u64)), 14);
+    }
+
+    #[test]
+    fn a_32_mb_tcp_rmem_lets_the_window_reach_16_mb() {
+        let rmem = TcpRmem {
+            min: 4096,
+            default: 131_072,
+            max: 33_554_432,
+        };
+        let mut w = ReceiveWindow::new(MSS, rmem);
+        // The start does not depend on the maximum: 45 segments, in units of 2^10.
+        assert_eq!(w.window(), 65_160);
+        assert_eq!(w.scaled(), (65_160 >> 10) as u16);
+        // 3 000 segments per 10 ms (4.3 MB, more than the whole 32 MB buffer's window per
+        // few RTTs) for 1 s: the buffer stops at 33 554 432, the window at half of it,
+        // 16 777 216 bytes = 16 384 units of 1024 bytes; with the old 6 MB it stopped at
+        // 3 145 728.
+        fill(&mut w, MSS, 100, 3000);
+        assert_eq!(w.buffer(), 33_554_432);
+        assert_eq!(w.window(), 16_777_216);
+        assert_eq!(w.scaled(), 16_384);
+    }
+
+    #[test]
+    fn the_clamp_stops_at_what_the_field_carries_at_scale_14() {
+        let rmem = TcpRmem {
+            min: 4096,
+            default: 131_072,
+            max: i32::MAX as u64,
+        };
+        const BIG_MSS: u64 = 60_000;
+        let mut w = ReceiveWindow::new(BIG_MSS, rmem);
+        assert_eq!(w.scale(), 14);
+        // 2^31 − 1 bytes of buffer would allow a window of 1 073 741 823 bytes; the field
+        // carries at most 65 535 << 14 = 1 073 725 440 (Linux caps window_clamp there).
+        fill(&mut w, BIG_MSS, 100, 3000);
+        assert_eq!(w.buffer(), i32::MAX as u64);
+        assert_eq!(w.window(), 1_073_725_440);
+        assert_eq!(w.scaled(), u16::MAX);
     }
 }

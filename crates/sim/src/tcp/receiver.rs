@@ -8,6 +8,7 @@
 //! and each byte is delivered once, when `rcv_nxt` passes it.
 
 use cclab_cc::{SimDuration, SimTime};
+use cclab_scenario::TcpRmem;
 
 use crate::packet::{
     Ecn, LoadFactor, MAX_SACK_BLOCKS, Packet, PacketKind, SackBlock, SackOffsets, XcpHeader,
@@ -47,6 +48,8 @@ pub struct ReceiverConfig {
     /// `receive_window = "auto"`: advertise a window tuned by dynamic right-sizing for
     /// segments of this MSS; `None`: advertise none.
     pub auto_window_mss: Option<u64>,
+    /// The auto-tuned window's buffer sizes (`tcp_rmem`).
+    pub tcp_rmem: TcpRmem,
 }
 
 pub struct Receiver {
@@ -102,7 +105,7 @@ impl Receiver {
             ack_kind: PacketKind::Ack,
             window: config
                 .auto_window_mss
-                .map(|mss| Box::new(ReceiveWindow::new(mss))),
+                .map(|mss| Box::new(ReceiveWindow::new(mss, config.tcp_rmem))),
             config,
             ts_recent: 0,
             last_ack_sent: 0,
@@ -158,6 +161,10 @@ impl Receiver {
                 start: block.0,
                 end: block.1,
             });
+            if let Some(window) = self.window.as_deref_mut() {
+                let ooo_end = self.out_of_order.highest_end().unwrap_or(end);
+                window.on_out_of_order(self.rcv_nxt, ooo_end, data.payload as u64 >= window.mss());
+            }
             return Some(self.make_ack());
         }
         debug_assert_eq!(start, self.rcv_nxt, "segments are aligned");
@@ -326,6 +333,7 @@ mod tests {
             fin: false,
             quick_acks: 0,
             auto_window_mss: None,
+            tcp_rmem: TcpRmem::default(),
         })
     }
 
@@ -520,7 +528,7 @@ mod tests {
     #[test]
     fn an_auto_tuned_receiver_advertises_its_window_scaled() {
         let mut r = receiver(false);
-        r.window = Some(Box::new(ReceiveWindow::new(1000)));
+        r.window = Some(Box::new(ReceiveWindow::new(1000, TcpRmem::default())));
         // 65 535 rounded down to 65 000 (whole 1000-byte segments), then two segments more
         // after this one, but at most the clamp, half the 131 072-byte buffer: 65 536
         // bytes, 512 units of 128 bytes (RFC 7323, shift 7).

@@ -3,7 +3,6 @@
 
 use cclab_cc::SimDuration;
 
-use crate::packet::WINDOW_SCALE;
 use crate::tcp::handshake::FALLBACK_RTO;
 use crate::tcp::rtt_linux::SequenceState;
 
@@ -26,10 +25,16 @@ impl Sender {
         }
     }
 
-    /// An ACK carried the receiver's advertised window, in units of 2^[`WINDOW_SCALE`]
+    /// The receiver announced its window scale (RFC 7323 §2.2: in its SYN-ACK; the model's
+    /// connections learn it when they are built, `tcp/receive_window.rs`'s `window_scale`).
+    pub fn set_peer_window_scale(&mut self, scale: u32) {
+        self.peer_window_scale = scale;
+    }
+
+    /// An ACK carried the receiver's advertised window, in units of 2^(the announced scale)
     /// bytes (RFC 7323 §2.3). It replaces the configured cap from now on.
     pub fn on_window_update(&mut self, scaled_window: u16) {
-        self.peer_window = Some((scaled_window as u64) << WINDOW_SCALE);
+        self.peer_window = Some((scaled_window as u64) << self.peer_window_scale);
     }
 
     /// The receive window in force: the one the receiver last advertised, else the

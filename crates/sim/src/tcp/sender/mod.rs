@@ -190,6 +190,8 @@ pub struct Sender {
     /// The window the receiver last advertised (`connection.rs`); `None` while it advertised
     /// none, and the configured `receive_window` is in force.
     peer_window: Option<u64>,
+    /// The window scale the receiver announced (RFC 7323 §2.2).
+    peer_window_scale: u32,
     pub stats: SenderStats,
 }
 
@@ -245,6 +247,8 @@ impl Sender {
             share_cap: u64::MAX,
             events: Vec::new(),
             peer_window: None,
+            // The default buffer's scale until `set_peer_window_scale` says otherwise.
+            peer_window_scale: crate::tcp::receive_window::window_scale(Default::default()),
             stats: SenderStats::default(),
             config,
             cc,
