@@ -45,9 +45,28 @@ impl Sender {
     /// After an ACK moved `snd_una`: the writer refills the buffer if it may.
     #[inline]
     pub(super) fn refill_send_buffer(&mut self) {
-        if self.config.send_buffer.is_some() {
-            self.data_end = self.buffered_data_end(self.data_end);
+        if self.config.send_buffer.is_none() {
+            return;
         }
+        let before = self.data_end;
+        self.data_end = self.buffered_data_end(before);
+        // Linux `tcp_rate_check_app_limited`, which `tcp_sendmsg` calls as the woken writer
+        // writes: the flight is application-limited if less than a segment was waiting to
+        // be sent and the window was not what held it back (draft-cheng §3.4). While the
+        // writer sleeps nothing marks the flight: see `is_buffer_limited`.
+        if self.data_end > before
+            && before.saturating_sub(self.board.snd_nxt()) < self.config.mss
+            && self.pipe() < self.window()
+        {
+            self.rate.mark_app_limited(self.pipe());
+        }
+    }
+
+    /// The sender ran out of data because the buffer is full and the writer sleeps, not
+    /// because the application has no more: Linux marks nothing then (the check runs when
+    /// the application writes), so neither does the model.
+    pub(super) fn is_buffer_limited(&self) -> bool {
+        self.data_end < self.app_end
     }
 }
 
@@ -81,16 +100,21 @@ mod tests {
     }
 
     #[test]
-    fn a_buffer_limited_sender_is_application_limited() {
+    fn the_woken_writer_marks_the_flight_application_limited() {
         let mut s = sender(Recovery::Sack);
         s.config.send_buffer = Some(4 * MSS);
         s.data_end = s.buffered_data_end(0);
         let mut out = Vec::new();
         s.start(at(0), &mut out);
         assert_eq!(out.len(), 4);
-        // The window (10 segments) did not stop it: the delivery-rate estimator marks the
-        // flight application-limited (draft-cheng §3.4), and the next send says so.
-        assert!(s.rate.on_send(at(1), s.pipe()).app_limited);
+        // A full buffer with the writer asleep marks nothing (Linux checks when the
+        // application writes).
+        assert!(!s.rate.on_send(at(1), s.pipe()).app_limited);
+        // Two segments acknowledged: 2 queued ≤ 2/3 · 4, the writer wakes with nothing left
+        // unsent and a window (10 + 2 in slow start) the flight does not fill:
+        // tcp_rate_check_app_limited marks the flight (draft-cheng §3.4).
+        s.on_ack(at(100), &ack(2 * MSS, &[]), &mut out);
+        assert!(s.rate.on_send(at(101), s.pipe()).app_limited);
     }
 
     #[test]

@@ -31,8 +31,9 @@ impl Sender {
                 None => {
                     let seq = self.board.snd_nxt();
                     if seq >= self.data_end {
-                        // Nothing to send although the window may allow it (draft-cheng §3.4).
-                        if self.pipe() < self.window() {
+                        // Nothing to send although the window may allow it (draft-cheng §3.4);
+                        // a full send buffer is marked when the writer wakes instead.
+                        if self.pipe() < self.window() && !self.is_buffer_limited() {
                             self.rate.mark_app_limited(self.pipe());
                         }
                         break;
