@@ -18,7 +18,6 @@
 // transmission on the bottleneck), events executed, wall seconds of the event loop, peak RSS.
 // tools/htsim/README.md says how to build and run it.
 
-#include "clock.h"
 #include "config.h"
 #include "eventlist.h"
 #include "network.h"
