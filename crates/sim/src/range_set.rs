@@ -1,10 +1,17 @@
 //! A set of byte ranges kept as sorted, disjoint, non-adjacent `[start, end)` intervals.
 //! The receiver keeps out-of-order data in one and the sender its SACKed ranges; both hold as
-//! many ranges as there are holes, which stays small, so a sorted `Vec` is the fastest choice.
+//! many ranges as there are holes. That is a handful most of the time, but a slow-start
+//! overshoot at a large window leaves thousands (every other segment of a 55 000-segment
+//! window), and recovery then works at the low end: each retransmission fills the lowest hole
+//! and the cumulative ACK drops the lowest range. A ring buffer (`VecDeque`) removes and
+//! inserts there without moving the others (it shifts the shorter side), where a `Vec` moved
+//! every range above, which made recovery quadratic in the holes.
+
+use std::collections::VecDeque;
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RangeSet {
-    ranges: Vec<(u64, u64)>,
+    ranges: VecDeque<(u64, u64)>,
 }
 
 impl RangeSet {
@@ -46,7 +53,12 @@ impl RangeSet {
         if cursor < end {
             newly_covered(cursor, end);
         }
-        self.ranges.splice(first..last, std::iter::once(merged));
+        if first == last {
+            self.ranges.insert(first, merged);
+        } else {
+            self.ranges[first] = merged;
+            self.ranges.drain(first + 1..last);
+        }
         merged
     }
 
@@ -54,15 +66,15 @@ impl RangeSet {
     pub fn remove_below(&mut self, point: u64) {
         let keep_from = self.ranges.partition_point(|&(_, e)| e <= point);
         self.ranges.drain(..keep_from);
-        if let Some(first) = self.ranges.first_mut() {
+        if let Some(first) = self.ranges.front_mut() {
             first.0 = first.0.max(point);
         }
     }
 
     /// If the lowest range starts at `point`, remove and return it.
     pub fn pop_if_starts_at(&mut self, point: u64) -> Option<(u64, u64)> {
-        match self.ranges.first() {
-            Some(&(s, _)) if s <= point => Some(self.ranges.remove(0)),
+        match self.ranges.front() {
+            Some(&(s, _)) if s <= point => self.ranges.pop_front(),
             _ => None,
         }
     }
@@ -79,7 +91,7 @@ impl RangeSet {
     }
 
     pub fn highest_end(&self) -> Option<u64> {
-        self.ranges.last().map(|&(_, e)| e)
+        self.ranges.back().map(|&(_, e)| e)
     }
 }
 

@@ -5,14 +5,16 @@
 //! by code that visits only the segments it changes:
 //! - SACK blocks are merged into a [`RangeSet`], which reports only newly covered bytes;
 //! - loss marking (RFC 6675 `IsLost`) advances a pointer that never moves back;
-//! - the next retransmission is found by a second pointer that never moves back;
+//! - the next retransmission is the lowest segment at or above a pointer in an ordered set of
+//!   the segments waiting to be retransmitted (marked lost, not retransmitted, not SACKed),
+//!   so finding it costs a logarithm of the holes, not a walk over the segments between;
 //! - a lost retransmission is found from a FIFO of the retransmissions in flight;
 //! - the bytes in flight are kept as counters (Linux's `packets_out`, `sacked_out`,
 //!   `lost_out`, `retrans_out`), not recounted.
 //!
 //! Only a retransmission timeout walks the whole window, once.
 
-use std::collections::VecDeque;
+use std::collections::{BTreeSet, VecDeque};
 
 use cclab_cc::{SimDuration, SimTime};
 
@@ -63,8 +65,16 @@ pub struct Scoreboard {
     /// RACK only: the end of the highest segment marked lost above `lost_up_to` (a tail loss
     /// probe's retransmission RACK found lost), so that it is retransmitted too.
     lost_beyond: u64,
-    /// No segment below this is waiting to be retransmitted.
+    /// RFC 6675 NextSeg() rule 1 looks from here up: a segment waiting below it is not
+    /// retransmitted until something (a lost retransmission, a partial ACK, F-RTO's release)
+    /// moves it back down.
     retransmit_from: u64,
+    /// The start of every segment waiting to be retransmitted: marked lost, no retransmission
+    /// in flight, not SACKed (Linux walks its retransmit queue from `retransmit_skb_hint`
+    /// for these; a lost retransmission moves the hint back and the walk crosses every
+    /// segment retransmitted since, which made recovery from a slow-start overshoot of
+    /// thousands of holes quadratic here). Kept exactly in step with the flags.
+    waiting: BTreeSet<u64>,
     /// Retransmissions in flight, oldest first: (seq, snd_nxt when it was sent, the sender's
     /// loss-episode number then).
     retransmissions: VecDeque<(u64, u64, u32)>,
@@ -84,6 +94,7 @@ impl Scoreboard {
             lost_up_to: 0,
             lost_beyond: 0,
             retransmit_from: 0,
+            waiting: BTreeSet::new(),
             retransmissions: VecDeque::new(),
         }
     }
@@ -156,6 +167,9 @@ impl Scoreboard {
         let len = segment.len as u64;
         if segment.flags & LOST != 0 {
             self.lost_bytes -= len;
+            if segment.flags & (RETRANSMITTED | SACKED) == 0 {
+                self.waiting.remove(&(self.base + index as u64 * self.mss));
+            }
         }
         if segment.flags & RETRANSMITTED != 0 {
             self.retransmitted_bytes -= len;
@@ -259,6 +273,7 @@ impl Scoreboard {
                 segment.flags |= LOST;
                 self.lost_bytes += segment.len as u64;
                 newly_lost += segment.len as u64;
+                self.waiting.insert(self.lost_up_to);
             }
             self.lost_up_to += segment.len as u64;
         }
@@ -271,6 +286,7 @@ impl Scoreboard {
             if segment.flags & (SACKED | LOST | RETRANSMITTED) == 0 {
                 segment.flags |= LOST;
                 self.lost_bytes += segment.len as u64;
+                self.waiting.insert(self.base);
             }
             self.lost_up_to = self.lost_up_to.max(self.base + segment.len as u64);
             self.retransmit_from = self.retransmit_from.min(self.base);
@@ -282,17 +298,26 @@ impl Scoreboard {
         self.segments.front().is_some_and(|s| s.flags & LOST != 0)
     }
 
-    /// The first segment marked lost and not yet retransmitted: (seq, len).
+    /// The first segment marked lost and not yet retransmitted at or above
+    /// `retransmit_from`: (seq, len). The pointer stops there, or at the end of what is
+    /// marked when there is none, as a walk over the segments would.
     pub fn next_retransmission(&mut self) -> Option<(u64, u32)> {
-        while self.retransmit_from < self.lost_up_to.max(self.lost_beyond) {
-            let index = self.index(self.retransmit_from);
-            let segment = &self.segments[index];
-            if segment.flags & (LOST | RETRANSMITTED | SACKED) == LOST {
-                return Some((self.retransmit_from, segment.len));
-            }
-            self.retransmit_from += segment.len as u64;
+        let limit = self.lost_up_to.max(self.lost_beyond);
+        if self.retransmit_from >= limit {
+            return None;
         }
-        None
+        match self.waiting.range(self.retransmit_from..limit).next() {
+            Some(&seq) => {
+                self.retransmit_from = seq;
+                Some((seq, self.segments[self.index(seq)].len))
+            }
+            None => {
+                // Marks end on segment boundaries (lost_up_to, lost_beyond and snd_una are
+                // segment ends), so a walk would have stopped exactly here.
+                self.retransmit_from = limit;
+                None
+            }
+        }
     }
 
     /// The segment at `seq` was retransmitted now, during loss episode `episode`.
@@ -300,6 +325,9 @@ impl Scoreboard {
         let index = self.index(seq);
         let segment = &mut self.segments[index];
         debug_assert!(segment.flags & RETRANSMITTED == 0);
+        if segment.flags & (LOST | SACKED) == LOST {
+            self.waiting.remove(&seq);
+        }
         segment.flags |= RETRANSMITTED | EVER_RETRANSMITTED;
         segment.sent_time = now;
         segment.send_state = send_state;
@@ -330,6 +358,9 @@ impl Scoreboard {
             let segment = &mut self.segments[index];
             if segment.flags & (RETRANSMITTED | SACKED) == RETRANSMITTED {
                 segment.flags &= !RETRANSMITTED;
+                if segment.flags & LOST != 0 {
+                    self.waiting.insert(seq);
+                }
                 self.retransmitted_bytes -= segment.len as u64;
                 newly_lost += segment.len as u64;
                 self.retransmit_from = self.retransmit_from.min(seq);
@@ -389,6 +420,7 @@ impl Scoreboard {
                 self.lost_bytes += len;
                 self.lost_beyond = self.lost_beyond.max(seq + len);
             }
+            self.waiting.insert(seq);
             newly_lost += len;
             self.retransmit_from = self.retransmit_from.min(seq);
             latest_episode = latest_episode.max(Some(episode));
@@ -410,6 +442,7 @@ impl Scoreboard {
                 segment.flags |= LOST;
                 self.lost_bytes += len;
                 newly_lost += len;
+                self.waiting.insert(seq);
                 self.retransmit_from = self.retransmit_from.min(seq);
             }
             self.lost_up_to += len;
@@ -429,12 +462,18 @@ impl Scoreboard {
     /// and earlier retransmissions are forgotten, so all will be sent again (as Linux's
     /// `tcp_enter_loss` does).
     pub fn on_timeout(&mut self) {
+        let mut seq = self.base;
+        let mut waiting = Vec::with_capacity(self.segments.len());
         for segment in self.segments.iter_mut() {
             if segment.flags & SACKED == 0 {
                 segment.flags |= LOST;
+                waiting.push(seq);
             }
             segment.flags &= !RETRANSMITTED;
+            seq += segment.len as u64;
         }
+        // In increasing order: the set is built in one pass, not by repeated insertion.
+        self.waiting = BTreeSet::from_iter(waiting);
         self.lost_bytes = self.outstanding() - self.sacked_bytes;
         self.retransmitted_bytes = 0;
         self.retransmissions.clear();
@@ -467,6 +506,7 @@ impl Scoreboard {
         for segment in self.segments.iter_mut() {
             segment.flags &= !LOST;
         }
+        self.waiting.clear();
         self.lost_bytes = 0;
         self.lost_up_to = self.base;
         self.lost_beyond = 0;
@@ -496,6 +536,15 @@ impl Scoreboard {
         );
         let total: u64 = self.segments.iter().map(|s| s.len as u64).sum();
         assert_eq!(total, self.outstanding(), "segments cover snd_una..snd_nxt");
+        let waiting: Vec<u64> = (0..self.segments.len())
+            .filter(|&i| self.segments[i].flags & (LOST | RETRANSMITTED | SACKED) == LOST)
+            .map(|i| self.start_of(i))
+            .collect();
+        assert_eq!(
+            self.waiting.iter().copied().collect::<Vec<_>>(),
+            waiting,
+            "segments waiting to be retransmitted"
+        );
     }
 }
 
@@ -619,6 +668,173 @@ mod tests {
         b.mark_first_lost();
         assert_eq!(b.next_retransmission(), Some((1000, 1000)));
         b.check_counters();
+    }
+
+    /// RFC 6675 §4 NextSeg() rule 1 as a walk over the segments from `retransmit_from`
+    /// (the scoreboard's search before the ordered set): the first segment marked lost, not
+    /// retransmitted and not SACKed, below the end of what is marked; and where the pointer
+    /// stops (there, or at that end).
+    fn next_seg_by_walking(b: &Scoreboard) -> (Option<(u64, u32)>, u64) {
+        let limit = b.lost_up_to.max(b.lost_beyond);
+        let mut seq = b.retransmit_from;
+        while seq < limit {
+            let segment = &b.segments[b.index(seq)];
+            if segment.flags & (LOST | RETRANSMITTED | SACKED) == LOST {
+                return (Some((seq, segment.len)), seq);
+            }
+            seq += segment.len as u64;
+        }
+        (None, seq.max(b.retransmit_from))
+    }
+
+    fn next_retransmission_checked(b: &mut Scoreboard) -> Option<(u64, u32)> {
+        let (expected, pointer) = next_seg_by_walking(b);
+        let found = b.next_retransmission();
+        assert_eq!(found, expected, "NextSeg rule 1");
+        assert_eq!(b.retransmit_from, pointer, "where the search stops");
+        found
+    }
+
+    /// A slow-start overshoot: every other segment of 2000 lost, all marked, retransmitted in
+    /// order; then the retransmissions are lost one after another (each detected by three
+    /// segments SACKed above the snd_nxt of its sending). Every hole is retransmitted again in
+    /// sequence order, lowest first, as NextSeg() rule 1 picks them (RFC 6675 §4), and the
+    /// segments retransmitted in between are skipped.
+    #[test]
+    fn lost_retransmissions_are_resent_lowest_first() {
+        let mut b = board_with(2000);
+        for k in 0..1000 {
+            b.sack((2 * k + 1) * MSS, (2 * k + 2) * MSS, |_, _| {});
+        }
+        // The two highest holes (1996, 1998) have fewer than three SACKed segments above them:
+        // not lost yet (IsLost, DupThresh = 3).
+        assert_eq!(b.mark_losses(3), 998 * MSS);
+        for k in 0..998 {
+            assert_eq!(
+                next_retransmission_checked(&mut b),
+                Some((2 * k * MSS, MSS as u32))
+            );
+            b.on_retransmit(2 * k * MSS, SimTime::ZERO, SendState::default(), 1);
+        }
+        assert_eq!(next_retransmission_checked(&mut b), None);
+        b.check_counters();
+        // New data above snd_nxt, SACKed three at a time: the retransmissions, all sent at
+        // snd_nxt = 2_000_000, are lost together.
+        for _ in 0..3 {
+            b.push(MSS as u32, SimTime::ZERO, SendState::default());
+        }
+        b.sack(2000 * MSS, 2003 * MSS, |_, _| {});
+        assert_eq!(b.mark_lost_retransmissions(3), (998 * MSS, Some(1)));
+        for k in 0..998 {
+            assert_eq!(
+                next_retransmission_checked(&mut b),
+                Some((2 * k * MSS, MSS as u32))
+            );
+            b.on_retransmit(2 * k * MSS, SimTime::ZERO, SendState::default(), 2);
+        }
+        b.check_counters();
+    }
+
+    #[derive(Clone, Debug)]
+    enum Op {
+        Push(u8),
+        Acknowledge(u8),
+        Sack(u8, u8),
+        MarkLosses,
+        MarkLossesBelowFack,
+        MarkFirstLost,
+        Retransmit,
+        ProbeLast,
+        LostRetransmissions,
+        Rack(u8, u8),
+        Timeout,
+        Hold,
+        Release,
+        Unmark,
+    }
+
+    fn op() -> impl Strategy<Value = Op> {
+        prop_oneof![
+            (1u8..8).prop_map(Op::Push),
+            (0u8..6).prop_map(Op::Acknowledge),
+            (0u8..40, 1u8..5).prop_map(|(a, n)| Op::Sack(a, n)),
+            Just(Op::MarkLosses),
+            Just(Op::MarkLossesBelowFack),
+            Just(Op::MarkFirstLost),
+            Just(Op::Retransmit),
+            Just(Op::Retransmit),
+            Just(Op::ProbeLast),
+            Just(Op::LostRetransmissions),
+            (0u8..40, 0u8..10).prop_map(|(s, w)| Op::Rack(s, w)),
+            Just(Op::Timeout),
+            Just(Op::Hold),
+            Just(Op::Release),
+            Just(Op::Unmark),
+        ]
+    }
+
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Whatever the order of marks, SACKs, retransmissions, timeouts and F-RTO's hold and
+        /// release, the next retransmission is the one the walk over the segments finds, and
+        /// the set of waiting segments agrees with the flags (`check_counters`).
+        #[test]
+        fn next_retransmission_matches_the_walk(ops in prop::collection::vec(op(), 1..120)) {
+            let mut b = board_with(10);
+            let mut now = 0u64;
+            for op in ops {
+                now += 1;
+                let t = SimTime::from_nanos(now);
+                match op {
+                    Op::Push(n) => {
+                        for _ in 0..n {
+                            b.push(MSS as u32, t, SendState::default());
+                        }
+                    }
+                    Op::Acknowledge(n) => {
+                        let ack = (b.snd_una() + n as u64 * MSS).min(b.snd_nxt());
+                        b.acknowledge(ack, |_, _| {});
+                    }
+                    Op::Sack(a, n) => {
+                        let start = b.snd_una() + a as u64 * MSS;
+                        b.sack(start, start + n as u64 * MSS, |_, _| {});
+                    }
+                    Op::MarkLosses => {
+                        b.mark_losses(3);
+                    }
+                    Op::MarkLossesBelowFack => {
+                        b.mark_losses_below_fack(3);
+                    }
+                    Op::MarkFirstLost => b.mark_first_lost(),
+                    Op::Retransmit => {
+                        if let Some((seq, _)) = next_retransmission_checked(&mut b) {
+                            b.on_retransmit(seq, t, SendState::default(), now as u32);
+                        }
+                    }
+                    Op::ProbeLast => {
+                        if let Some((seq, _)) = b.last_resendable() {
+                            b.on_retransmit(seq, t, SendState::default(), now as u32);
+                        }
+                    }
+                    Op::LostRetransmissions => {
+                        b.mark_lost_retransmissions(3);
+                    }
+                    Op::Rack(s, w) => {
+                        // RACK's segment: one sent `s` ops ago, ending at a segment boundary.
+                        let sent = SimTime::from_nanos(now.saturating_sub(s as u64));
+                        let end = b.snd_una() + (s as u64 + 1) * MSS;
+                        b.rack_mark_losses(sent, end, SimDuration::from_nanos(w as u64), t);
+                    }
+                    Op::Timeout => b.on_timeout(),
+                    Op::Hold => b.hold_retransmissions(),
+                    Op::Release => b.release_retransmissions(),
+                    Op::Unmark => b.unmark_losses(),
+                }
+                b.check_counters();
+                next_retransmission_checked(&mut b);
+            }
+        }
     }
 
     #[test]
