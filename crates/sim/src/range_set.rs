@@ -64,10 +64,14 @@ impl RangeSet {
 
     /// Remove everything below `point`.
     pub fn remove_below(&mut self, point: u64) {
-        let keep_from = self.ranges.partition_point(|&(_, e)| e <= point);
-        self.ranges.drain(..keep_from);
-        if let Some(first) = self.ranges.front_mut() {
-            first.0 = first.0.max(point);
+        // From the front: the cumulative ACK calls this on every advance, and it usually
+        // drops nothing or the lowest range only (each range is dropped once).
+        while let Some(first) = self.ranges.front_mut() {
+            if first.1 > point {
+                first.0 = first.0.max(point);
+                break;
+            }
+            self.ranges.pop_front();
         }
     }
 

@@ -161,8 +161,18 @@ impl Scoreboard {
     }
 
     /// Remove a segment's contribution to the counters, as it leaves the outstanding set or
-    /// becomes SACKed.
+    /// becomes SACKed. Inlined test, out-of-line work: every ACK comes here for every segment
+    /// it delivers, and nearly none of them was marked.
+    #[inline]
     fn clear_loss_state(&mut self, index: usize) {
+        if self.segments[index].flags & (LOST | RETRANSMITTED) != 0 {
+            self.clear_marks(index);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn clear_marks(&mut self, index: usize) {
         let segment = &mut self.segments[index];
         let len = segment.len as u64;
         if segment.flags & LOST != 0 {
@@ -301,11 +311,18 @@ impl Scoreboard {
     /// The first segment marked lost and not yet retransmitted at or above
     /// `retransmit_from`: (seq, len). The pointer stops there, or at the end of what is
     /// marked when there is none, as a walk over the segments would.
+    #[inline]
     pub fn next_retransmission(&mut self) -> Option<(u64, u32)> {
         let limit = self.lost_up_to.max(self.lost_beyond);
         if self.retransmit_from >= limit {
-            return None;
+            return None; // the common case, nothing marked: once per segment sent
         }
+        self.search_retransmission(limit)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn search_retransmission(&mut self, limit: u64) -> Option<(u64, u32)> {
         match self.waiting.range(self.retransmit_from..limit).next() {
             Some(&seq) => {
                 self.retransmit_from = seq;
