@@ -16,6 +16,7 @@ pub mod packet;
 pub mod range_set;
 pub mod result;
 pub mod rng;
+mod serialization;
 pub mod sharing;
 pub mod simulation;
 pub mod tcp;

@@ -33,6 +33,7 @@ use super::wifi::{Aggregate, WifiCounters, WifiQueue};
 use crate::event::{Event, Precedence};
 use crate::histogram::Histogram;
 use crate::packet::{Packet, PacketKind};
+use crate::serialization::Serialization;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Admission {
@@ -155,6 +156,8 @@ pub struct Link {
     /// Sub-nanosecond remainder of back-to-back serialization times, in units of
     /// 1/rate_bps ns, so that long trains do not drift (rounding is not cumulative).
     carry: u64,
+    /// The serialization time of the packet size seen last, for [`Link::serialization`].
+    serialized: Serialization,
     /// Admitted packets whose transmission has not started: (start time, wire bytes).
     waiting: VecDeque<(SimTime, u32)>,
     waiting_bytes: u64,
@@ -226,6 +229,7 @@ impl Link {
             }),
             busy_until: SimTime::ZERO,
             carry: 0,
+            serialized: Serialization::new(rate_bps),
             waiting: VecDeque::new(),
             waiting_bytes: 0,
             in_flight: VecDeque::new(),
@@ -328,14 +332,15 @@ impl Link {
     }
 
     /// Serialization time of `bytes`, carrying the sub-nanosecond remainder when the
-    /// transmitter works back to back.
+    /// transmitter works back to back (without a division per packet:
+    /// `crate::serialization`).
+    #[inline(always)]
     fn serialization(&mut self, bytes: u32, back_to_back: bool) -> SimDuration {
         if !back_to_back {
             self.carry = 0;
         }
-        let numerator = bytes as u64 * 8 * 1_000_000_000 + self.carry;
-        self.carry = numerator % self.rate_bps;
-        SimDuration::from_nanos(numerator / self.rate_bps)
+        self.serialized
+            .time(bytes as u64, self.rate_bps, &mut self.carry)
     }
 
     /// A trace link's transmission of a packet that arrived at `arrival` and starts at

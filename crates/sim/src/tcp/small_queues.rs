@@ -18,6 +18,8 @@
 
 use cclab_cc::{SimDuration, SimTime};
 
+use crate::serialization::Serialization;
+
 /// Linux `sysctl_tcp_limit_output_bytes`: 16 × 65536.
 pub const LIMIT_OUTPUT_BYTES: u64 = 16 * 65_536;
 
@@ -32,6 +34,8 @@ pub struct SmallQueues {
     busy_until: SimTime,
     /// Sub-nanosecond serialization remainder, carried as `Link` carries it.
     carry: u64,
+    /// The NIC's time for the packet size seen last (`crate::serialization`).
+    serialization: Serialization,
 }
 
 impl SmallQueues {
@@ -42,6 +46,7 @@ impl SmallQueues {
             two_packets: SimDuration::ZERO,
             busy_until: SimTime::ZERO,
             carry: 0,
+            serialization: Serialization::new(nic_rate_bps.max(1)),
         };
         host.two_packets = host.time_to_send(2 * wire_packet);
         host
@@ -77,9 +82,9 @@ impl SmallQueues {
             self.carry = 0;
         }
         // Fits in u64: a packet's bits × 10^9 plus a remainder below the rate.
-        let numerator = wire_bytes * 8 * 1_000_000_000 + self.carry;
-        self.carry = numerator % self.nic_rate_bps;
-        self.busy_until += SimDuration::from_nanos(numerator / self.nic_rate_bps);
+        self.busy_until += self
+            .serialization
+            .time(wire_bytes, self.nic_rate_bps, &mut self.carry);
     }
 
     /// The most time the NIC may still need: the largest limit, doubled for a retransmission,
