@@ -800,16 +800,7 @@ fn flow_group(section: &Section, topology: &Topology) -> Result<FlowGroup, Scena
         // The receiver advertises the window it tunes (`connection`).
         _ if connection::receive_window_is_auto(section) => None,
         Some(Value::Integer(segments)) if *segments >= 1 => Some(*segments as u64 * mss),
-        Some(Value::String(s)) => match parse_bytes(s) {
-            Ok(b) if b >= mss => Some(b),
-            Ok(_) => {
-                return Err(section.invalid(
-                    "receive_window",
-                    &format!("must allow at least one segment ({mss} bytes)"),
-                ));
-            }
-            Err(m) => return Err(section.invalid("receive_window", &m)),
-        },
+        Some(Value::String(s)) => Some(at_least_a_segment(section, "receive_window", s, mss)?),
         Some(_) => {
             return Err(section.invalid(
                 "receive_window",
@@ -820,16 +811,7 @@ fn flow_group(section: &Section, topology: &Topology) -> Result<FlowGroup, Scena
     let send_buffer = match section.get("send_buffer") {
         None => None,
         Some(Value::String(s)) if s == "unlimited" => None,
-        Some(Value::String(s)) => match parse_bytes(s) {
-            Ok(b) if b >= mss => Some(b),
-            Ok(_) => {
-                return Err(section.invalid(
-                    "send_buffer",
-                    &format!("must hold at least one segment ({mss} bytes)"),
-                ));
-            }
-            Err(m) => return Err(section.invalid("send_buffer", &m)),
-        },
+        Some(Value::String(s)) => Some(at_least_a_segment(section, "send_buffer", s, mss)?),
         Some(_) => {
             return Err(section.invalid("send_buffer", "must be \"unlimited\" or bytes (\"4MiB\")"));
         }
@@ -976,5 +958,23 @@ fn input_from_word(word: &str) -> ParamInput {
         ParamInput::Bool(b)
     } else {
         ParamInput::Text(word.to_string())
+    }
+}
+
+/// A size in bytes (`"64KB"`) for a window or buffer `key`, which must hold at least one
+/// segment of `mss` bytes.
+fn at_least_a_segment(
+    section: &Section,
+    key: &str,
+    text: &str,
+    mss: u64,
+) -> Result<u64, ScenarioError> {
+    match parse_bytes(text) {
+        Ok(bytes) if bytes >= mss => Ok(bytes),
+        Ok(_) => Err(section.invalid(
+            key,
+            &format!("must hold at least one segment ({mss} bytes)"),
+        )),
+        Err(m) => Err(section.invalid(key, &m)),
     }
 }
