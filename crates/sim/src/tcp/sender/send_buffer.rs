@@ -74,15 +74,25 @@ impl Sender {
 mod tests {
     use cclab_scenario::Recovery;
 
+    use crate::tcp::sender::Sender;
     use crate::tcp::sender::tests::{MSS, ack, at, sender};
+
+    /// A SACK sender (initial window 10) with a send buffer of `buffer` bytes and, if
+    /// given, a flow of `size` bytes, as `Sender::new` would set it up.
+    fn buffered(buffer: u64, size: Option<u64>) -> Sender {
+        let mut s = sender(Recovery::Sack);
+        s.config.send_buffer = Some(buffer);
+        s.config.size = size;
+        s.app_end = size.unwrap_or(u64::MAX);
+        s.data_end = s.buffered_data_end(0);
+        s
+    }
 
     #[test]
     fn the_writer_fills_the_buffer_and_refills_it_at_two_thirds() {
         // A 6-segment buffer under the initial window of 10: the sender sends the 6
         // segments the application could write.
-        let mut s = sender(Recovery::Sack);
-        s.config.send_buffer = Some(6 * MSS);
-        s.data_end = s.buffered_data_end(0);
+        let mut s = buffered(6 * MSS, None);
         let mut out = Vec::new();
         s.start(at(0), &mut out);
         assert_eq!(out.len(), 6, "the buffer's 6 segments, not the window's 10");
@@ -101,9 +111,7 @@ mod tests {
 
     #[test]
     fn the_woken_writer_marks_the_flight_application_limited() {
-        let mut s = sender(Recovery::Sack);
-        s.config.send_buffer = Some(4 * MSS);
-        s.data_end = s.buffered_data_end(0);
+        let mut s = buffered(4 * MSS, None);
         let mut out = Vec::new();
         s.start(at(0), &mut out);
         assert_eq!(out.len(), 4);
@@ -122,9 +130,7 @@ mod tests {
         // 4.5 segments: the half segment is not sent (Nagle), one segment at least.
         assert_eq!(super::whole_segments(4 * MSS + MSS / 2, MSS), 4 * MSS);
         assert_eq!(super::whole_segments(MSS / 2, MSS), MSS);
-        let mut s = sender(Recovery::Sack);
-        s.config.send_buffer = Some(4 * MSS + MSS / 2);
-        s.data_end = s.buffered_data_end(0);
+        let mut s = buffered(4 * MSS + MSS / 2, None);
         let mut out = Vec::new();
         s.start(at(0), &mut out);
         assert!(out.len() == 4 && out.iter().all(|p| p.payload as u64 == MSS));
@@ -132,11 +138,7 @@ mod tests {
 
     #[test]
     fn the_buffer_never_goes_past_the_flow_size() {
-        let mut s = sender(Recovery::Sack);
-        s.config.send_buffer = Some(8 * MSS);
-        s.config.size = Some(6 * MSS);
-        s.app_end = 6 * MSS;
-        s.data_end = s.buffered_data_end(0);
+        let mut s = buffered(8 * MSS, Some(6 * MSS));
         let mut out = Vec::new();
         s.start(at(0), &mut out);
         assert_eq!(out.len(), 6);
