@@ -198,11 +198,7 @@ pub struct Sender {
 impl Sender {
     pub fn new(config: SenderConfig, cc: Box<dyn CongestionControl>) -> Self {
         let app_end = config.size.unwrap_or(u64::MAX);
-        // The writer fills the send buffer before the first segment leaves.
-        let data_end = config.send_buffer.map_or(app_end, |buffer| {
-            app_end.min(send_buffer::whole_segments(buffer, config.mss))
-        });
-        Sender {
+        let mut sender = Sender {
             board: Scoreboard::new(config.mss),
             rtt: RttEstimator::new(config.min_rto, config.rto_estimator),
             rate: DeliveryRate::default(),
@@ -237,7 +233,7 @@ impl Sender {
                 Box::default()
             }),
             undo: None,
-            data_end,
+            data_end: app_end,
             app_end,
             mode: "",
             last_send: SimTime::ZERO,
@@ -252,7 +248,10 @@ impl Sender {
             stats: SenderStats::default(),
             config,
             cc,
-        }
+        };
+        // The writer fills the send buffer before the first segment leaves.
+        sender.data_end = sender.buffered_data_end(0);
+        sender
     }
 
     pub fn cc(&self) -> &dyn CongestionControl {
