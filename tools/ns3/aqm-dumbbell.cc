@@ -17,6 +17,8 @@
 #include "ns3/point-to-point-module.h"
 #include "ns3/traffic-control-module.h"
 
+#include "dumbbell.h"
+
 #include <chrono>
 #include <cstdio>
 #include <ctime>
@@ -414,42 +416,11 @@ main(int argc, char* argv[])
     // PIE 25 packets, CoDel 1.5 MB, FQ-CoDel 10240 packets, FIFO 1000 packets).
     SetQdiscDefault(qdisc_type, "MaxSize", QueueSizeValue(QueueSize(limit)));
 
-    NodeContainer senders;
-    senders.Create(flows);
-    NodeContainer receivers;
-    receivers.Create(flows);
-    NodeContainer routers;
-    routers.Create(2);
+    cclab_ns3::Dumbbell net = cclab_ns3::BuildDumbbell(
+        flows, access_rate, access_delay_ms, bottleneck_rate, bottleneck_delay_ms);
+    NetDeviceContainer& core = net.core;
 
-    // Device queues of one packet: the queue builds in the queue disc, which the device stops
-    // and wakes (flow control). A packet waits at most one transmission time in the device.
-    PointToPointHelper access;
-    access.SetDeviceAttribute("DataRate", StringValue(access_rate));
-    access.SetChannelAttribute(
-        "Delay",
-        TimeValue(MicroSeconds(static_cast<int64_t>(access_delay_ms * 1000))));
-    access.SetQueue("ns3::DropTailQueue<Packet>", "MaxSize", StringValue("1p"));
-    PointToPointHelper bottleneck;
-    bottleneck.SetDeviceAttribute("DataRate", StringValue(bottleneck_rate));
-    bottleneck.SetChannelAttribute(
-        "Delay",
-        TimeValue(MicroSeconds(static_cast<int64_t>(bottleneck_delay_ms * 1000))));
-    bottleneck.SetQueue("ns3::DropTailQueue<Packet>", "MaxSize", StringValue("1p"));
-
-    NetDeviceContainer core = bottleneck.Install(routers.Get(0), routers.Get(1));
-    std::vector<NetDeviceContainer> left;
-    std::vector<NetDeviceContainer> right;
-    for (uint32_t i = 0; i < flows; ++i)
-    {
-        left.push_back(access.Install(senders.Get(i), routers.Get(0)));
-        right.push_back(access.Install(routers.Get(1), receivers.Get(i)));
-    }
-
-    InternetStackHelper stack;
-    stack.InstallAll();
-
-    // Queue discs go in before the addresses: Ipv4AddressHelper::Assign installs ns-3's
-    // default (FqCoDelQueueDisc) on any device that has none yet.
+    // Queue discs go in before the addresses (dumbbell.h).
     TrafficControlHelper chosen;
     chosen.SetRootQueueDisc(qdisc_type);
     QueueDiscContainer bottleneck_qdisc = chosen.Install(core.Get(0));
@@ -463,29 +434,8 @@ main(int argc, char* argv[])
     TrafficControlHelper reverse_fifo;
     reverse_fifo.SetRootQueueDisc("ns3::FifoQueueDisc", "MaxSize", QueueSizeValue(QueueSize(limit)));
     reverse_fifo.Install(core.Get(1));
-    TrafficControlHelper access_fifo;
-    access_fifo.SetRootQueueDisc("ns3::FifoQueueDisc",
-                                 "MaxSize",
-                                 QueueSizeValue(QueueSize("100000p")));
-    for (uint32_t i = 0; i < flows; ++i)
-    {
-        access_fifo.Install(left[i]);
-        access_fifo.Install(right[i]);
-    }
-
-    Ipv4AddressHelper address;
-    address.SetBase("10.0.0.0", "255.255.255.252");
-    address.Assign(core);
-    address.NewNetwork();
-    std::vector<Ipv4InterfaceContainer> receiver_ifaces;
-    for (uint32_t i = 0; i < flows; ++i)
-    {
-        address.Assign(left[i]);
-        address.NewNetwork();
-        receiver_ifaces.push_back(address.Assign(right[i]));
-        address.NewNetwork();
-    }
-    Ipv4GlobalRoutingHelper::PopulateRoutingTables();
+    cclab_ns3::InstallAccessFifos(net, "100000p");
+    cclab_ns3::AssignAddresses(net);
 
     // Congestion control per sender node: the first `newreno` flows NewReno, then CUBIC.
     // ns-3's loss recovery is TcpPrrRecovery (RFC 6937) with SACK for both.
@@ -495,13 +445,13 @@ main(int argc, char* argv[])
     for (uint32_t i = 0; i < flows; ++i)
     {
         TypeId cc = i < newreno ? TcpNewReno::GetTypeId() : TcpCubic::GetTypeId();
-        senders.Get(i)->GetObject<TcpL4Protocol>()->SetAttribute("SocketType", TypeIdValue(cc));
+        net.senders.Get(i)->GetObject<TcpL4Protocol>()->SetAttribute("SocketType", TypeIdValue(cc));
 
         BulkSendHelper source("ns3::TcpSocketFactory",
-                              InetSocketAddress(receiver_ifaces[i].GetAddress(1), port));
+                              InetSocketAddress(net.receiver_interfaces[i].GetAddress(1), port));
         source.SetAttribute("MaxBytes", UintegerValue(0));
         source.SetAttribute("SendSize", UintegerValue(mss));
-        ApplicationContainer app = source.Install(senders.Get(i));
+        ApplicationContainer app = source.Install(net.senders.Get(i));
         app.Start(Seconds(0));
         app.Stop(Seconds(duration_s));
         Simulator::Schedule(NanoSeconds(1),
@@ -511,7 +461,7 @@ main(int argc, char* argv[])
 
         PacketSinkHelper sink("ns3::TcpSocketFactory",
                               InetSocketAddress(Ipv4Address::GetAny(), port));
-        ApplicationContainer sink_app = sink.Install(receivers.Get(i));
+        ApplicationContainer sink_app = sink.Install(net.receivers.Get(i));
         sink_app.Start(Seconds(0));
         sink_app.Stop(Seconds(duration_s));
         sinks.Add(sink_app);

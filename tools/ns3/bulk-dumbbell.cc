@@ -18,6 +18,8 @@
 #include "ns3/point-to-point-module.h"
 #include "ns3/traffic-control-module.h"
 
+#include "dumbbell.h"
+
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -102,84 +104,31 @@ main(int argc, char* argv[])
                            UintegerValue(ssthresh_packets * mss));
     }
 
-    NodeContainer senders;
-    senders.Create(flows);
-    NodeContainer receivers;
-    receivers.Create(flows);
-    NodeContainer routers;
-    routers.Create(2);
+    cclab_ns3::Dumbbell net = cclab_ns3::BuildDumbbell(
+        flows, access_rate, access_delay_ms, bottleneck_rate, bottleneck_delay_ms);
 
-    // Device queues of one packet: the queue builds in the queue disc (flow control).
-    PointToPointHelper access;
-    access.SetDeviceAttribute("DataRate", StringValue(access_rate));
-    access.SetChannelAttribute(
-        "Delay",
-        TimeValue(MicroSeconds(static_cast<int64_t>(access_delay_ms * 1000))));
-    access.SetQueue("ns3::DropTailQueue<Packet>", "MaxSize", StringValue("1p"));
-    PointToPointHelper bottleneck;
-    bottleneck.SetDeviceAttribute("DataRate", StringValue(bottleneck_rate));
-    bottleneck.SetChannelAttribute(
-        "Delay",
-        TimeValue(MicroSeconds(static_cast<int64_t>(bottleneck_delay_ms * 1000))));
-    bottleneck.SetQueue("ns3::DropTailQueue<Packet>", "MaxSize", StringValue("1p"));
-
-    NetDeviceContainer core = bottleneck.Install(routers.Get(0), routers.Get(1));
-    std::vector<NetDeviceContainer> left;
-    std::vector<NetDeviceContainer> right;
-    for (uint32_t i = 0; i < flows; ++i)
-    {
-        left.push_back(access.Install(senders.Get(i), routers.Get(0)));
-        right.push_back(access.Install(routers.Get(1), receivers.Get(i)));
-    }
-
-    InternetStackHelper stack;
-    stack.InstallAll();
-
-    // Queue discs before the addresses: Ipv4AddressHelper::Assign installs ns-3's default
-    // (FqCoDelQueueDisc) on any device without one. Both directions of the bottleneck get a
-    // 1-BDP FIFO, the access links an effectively unlimited one (cclab's access links have
-    // no limit).
+    // Both directions of the bottleneck get a 1-BDP FIFO, the access links an effectively
+    // unlimited one (cclab's access links have no limit).
     TrafficControlHelper bottleneck_fifo;
     bottleneck_fifo.SetRootQueueDisc("ns3::FifoQueueDisc", "MaxSize", QueueSizeValue(QueueSize(limit)));
-    QueueDiscContainer bottleneck_qdiscs = bottleneck_fifo.Install(core);
-    TrafficControlHelper access_fifo;
-    access_fifo.SetRootQueueDisc("ns3::FifoQueueDisc",
-                                 "MaxSize",
-                                 QueueSizeValue(QueueSize("1000000p")));
-    for (uint32_t i = 0; i < flows; ++i)
-    {
-        access_fifo.Install(left[i]);
-        access_fifo.Install(right[i]);
-    }
-
-    Ipv4AddressHelper address;
-    address.SetBase("10.0.0.0", "255.255.255.252");
-    address.Assign(core);
-    address.NewNetwork();
-    std::vector<Ipv4InterfaceContainer> receiver_ifaces;
-    for (uint32_t i = 0; i < flows; ++i)
-    {
-        address.Assign(left[i]);
-        address.NewNetwork();
-        receiver_ifaces.push_back(address.Assign(right[i]));
-        address.NewNetwork();
-    }
-    Ipv4GlobalRoutingHelper::PopulateRoutingTables();
+    QueueDiscContainer bottleneck_qdiscs = bottleneck_fifo.Install(net.core);
+    cclab_ns3::InstallAccessFifos(net, "1000000p");
+    cclab_ns3::AssignAddresses(net);
 
     const uint16_t port = 5000;
     for (uint32_t i = 0; i < flows; ++i)
     {
         BulkSendHelper source("ns3::TcpSocketFactory",
-                              InetSocketAddress(receiver_ifaces[i].GetAddress(1), port));
+                              InetSocketAddress(net.receiver_interfaces[i].GetAddress(1), port));
         source.SetAttribute("MaxBytes", UintegerValue(0));
         source.SetAttribute("SendSize", UintegerValue(mss));
-        ApplicationContainer app = source.Install(senders.Get(i));
+        ApplicationContainer app = source.Install(net.senders.Get(i));
         app.Start(Seconds(0));
         app.Stop(Seconds(duration_s));
 
         PacketSinkHelper sink("ns3::TcpSocketFactory",
                               InetSocketAddress(Ipv4Address::GetAny(), port));
-        ApplicationContainer sink_app = sink.Install(receivers.Get(i));
+        ApplicationContainer sink_app = sink.Install(net.receivers.Get(i));
         sink_app.Start(Seconds(0));
         sink_app.Stop(Seconds(duration_s));
     }
