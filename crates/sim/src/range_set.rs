@@ -23,6 +23,14 @@ impl RangeSet {
         self.ranges.len()
     }
 
+    /// Give back the ring buffer's memory if the set is empty (a finished flow's: see
+    /// `Simulation::release_finished_flows`). Capacity only: the set is the same.
+    pub fn release_if_empty(&mut self) {
+        if self.ranges.is_empty() {
+            self.ranges = VecDeque::new();
+        }
+    }
+
     pub fn iter(&self) -> impl DoubleEndedIterator<Item = (u64, u64)> + '_ {
         self.ranges.iter().copied()
     }

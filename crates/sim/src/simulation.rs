@@ -69,6 +69,8 @@ pub(crate) struct Flow {
     pub(crate) incarnation: Option<Incarnation>,
     /// `handshake = true`: the connection's SYN exchange and close (`tcp/handshake.rs`).
     pub(crate) handshake: Option<Box<Handshake>>,
+    /// Its buffers were given back after it finished (`release_finished_flows`).
+    pub(crate) released: bool,
 }
 
 impl Flow {
@@ -91,6 +93,21 @@ pub(crate) fn handshake_of(
     options
         .handshake
         .then(|| Box::new(Handshake::new(now, group.header_bytes, options.drop_syn)))
+}
+
+/// Mark the links that one flow's paths cross and no other's (`Link::one_flow`).
+fn mark_one_flow_links(links: &mut [Link], hops: &[u32], routes: &[Routes]) {
+    let mut users = vec![0u32; links.len()];
+    for routes in routes {
+        for path in [routes.data, routes.ack] {
+            for &link in &hops[path.start as usize..][..path.len as usize] {
+                users[link as usize] += 1;
+            }
+        }
+    }
+    for (link, users) in links.iter_mut().zip(users) {
+        link.one_flow = users == 1;
+    }
 }
 
 /// Packets created by endpoints, consumed by endpoints, and dropped by links: with the
@@ -240,10 +257,13 @@ impl Simulation {
                     in_transit: 0,
                     incarnation: None,
                     handshake: handshake_of(group, start),
+                    released: false,
                 });
             }
         }
 
+        let mut links = links;
+        mark_one_flow_links(&mut links, &hops, &routes[..flows.len()]);
         let captures = Captures::new(scenario, links.iter().map(|l| l.name.as_str()));
         // A flow capture sees the sender's packets off the forwarding path, as tracing does.
         if captures.as_ref().is_some_and(|c| c.flows) {
@@ -440,6 +460,7 @@ impl Simulation {
             Event::Sample => {
                 self.flush_packet_log(sink);
                 self.sample(sink);
+                self.release_finished_flows();
                 if cfg!(debug_assertions) {
                     self.check_invariants()?;
                 }
@@ -859,6 +880,37 @@ impl Simulation {
         }
     }
 
+    /// Give back the buffers of the flows that are done: every byte delivered and
+    /// acknowledged, and their own links empty. 100 000 flows that each keep the capacity of
+    /// their busiest moment cost 2 kB apiece after they are over (docs/performance.md, "Many
+    /// flows"). Only capacity is given back, so nothing they do changes if a late packet
+    /// comes. At each sampling tick, which already visits every flow.
+    fn release_finished_flows(&mut self) {
+        let first_slot = self.workloads.first_slot as usize;
+        for flow in &mut self.flows[..first_slot] {
+            if flow.released
+                || flow.udp.is_some()
+                || flow.completed_at().is_none()
+                || !flow.sender.is_finished()
+            {
+                continue;
+            }
+            let mut empty = true;
+            for path in [flow.routes.data, flow.routes.ack] {
+                for &link in &self.hops[path.start as usize..][..path.len as usize] {
+                    let link = &mut self.links[link as usize];
+                    if link.one_flow {
+                        empty &= link.release_idle_buffers();
+                    }
+                }
+            }
+            flow.sender.release_idle_buffers();
+            flow.receiver.release_idle_buffers();
+            // A link still holding a late packet is tried again at the next tick.
+            flow.released = empty;
+        }
+    }
+
     fn sample(&mut self, sink: &mut dyn TraceSink) {
         // Workload slots are not sampled: their connections come and go (docs/outputs.md).
         let first_slot = self.workloads.first_slot as usize;
@@ -1076,7 +1128,7 @@ mod tests {
     use crate::net::qdisc::fifo::Fifo as TestFifo;
     use crate::net::qdisc::{AnyScheduledQdisc, Qdisc};
     use crate::topology::buffer_limit;
-    use crate::topology::dumbbell::BOTTLENECK;
+    use crate::topology::dumbbell::{BOTTLENECK, BOTTLENECK_REVERSE};
     use crate::trace::NullSink;
 
     /// Run `text`, with the bottleneck's drop-tail replaced by the same FIFO run as a
@@ -1198,5 +1250,78 @@ mod tests {
             cclab_scenario::resources::BYTES_PER_FLOW as usize >= fixed,
             "{fixed} bytes"
         );
+    }
+
+    #[test]
+    fn a_finished_flow_gives_back_its_links_buffers_and_is_still_reported() {
+        // Two flows of 20 segments (29 000 bytes at the default 1448-byte MSS) on 100 Mbit/s
+        // with a 10 ms RTT: slow start from 10 segments sends them in two round trips, so both
+        // are done well before the 100 ms tick, and the run goes on to 300 ms.
+        let text = r#"
+            duration = "300ms"
+            [topology]
+            bottleneck = { rate = "100Mbps", delay = "4ms", buffer = 100 }
+            access = { rate = "1Gbps", delay = "500us" }
+            [[flows]]
+            cc = "newreno"
+            count = 2
+            size = "28960B"
+            [output]
+            interval = "100ms"
+        "#;
+        let scenario =
+            cclab_scenario::from_str("test.toml", text, &[]).expect("the test scenario is valid");
+        let mut simulation = Simulation::new(&scenario);
+        let access_links = |s: &Simulation, id: usize| -> Vec<u32> {
+            let routes = s.flows[id].routes;
+            [routes.data, routes.ack]
+                .iter()
+                .flat_map(|p| s.hops[p.start as usize..][..p.len as usize].to_vec())
+                .filter(|&l| l != BOTTLENECK && l != BOTTLENECK_REVERSE)
+                .collect()
+        };
+        // A dumbbell flow crosses its own four access links and the shared bottleneck (its
+        // data one way, its ACKs the other).
+        assert_eq!(access_links(&simulation, 0).len(), 4);
+        assert!(
+            access_links(&simulation, 0)
+                .iter()
+                .all(|&l| simulation.links[l as usize].one_flow)
+        );
+        assert!(!simulation.links[BOTTLENECK as usize].one_flow);
+        assert!(!simulation.links[BOTTLENECK_REVERSE as usize].one_flow);
+        let until = SimTime::ZERO + SimDuration::from_millis(150);
+        while let Some(time) = simulation.queue.peek_time() {
+            if time > until {
+                break;
+            }
+            let (time, event) = simulation.queue.pop().expect("peeked");
+            simulation.now = time;
+            simulation
+                .dispatch(event, &mut NullSink)
+                .expect("invariants hold");
+        }
+        for id in 0..2 {
+            assert!(simulation.flows[id].completed_at().is_some());
+            assert!(
+                simulation.flows[id].released,
+                "flow {id} was given back at 100 ms"
+            );
+            for link in access_links(&simulation, id) {
+                assert_eq!(simulation.links[link as usize].buffer_capacity(), 0);
+            }
+        }
+        let result = simulation
+            .run(&mut NullSink, &mut |_| {})
+            .expect("invariants hold");
+        for flow in &result.flows {
+            assert_eq!(flow.delivered_bytes, 28_960);
+            assert_eq!(flow.bytes_acked, 28_960);
+            assert!(flow.completed_at.is_some_and(|t| t < until));
+            assert!(
+                flow.rtt.count() > 0,
+                "the RTT histogram moves into the result"
+            );
+        }
     }
 }

@@ -187,6 +187,9 @@ pub struct Link {
     /// reported, drop-tail with no limit and no ECN threshold, no loss, jitter or trace):
     /// admission keeps the transmitter's schedule only, not the queue's statistics.
     pub(crate) lean: bool,
+    /// One flow's paths and no other's cross it (an access link): its buffers are given back
+    /// when that flow is done (`Simulation::release_finished_flows`).
+    pub(crate) one_flow: bool,
     /// A folded link's packets on the wire, in order: when each entered the link (the time at
     /// which the unfolded chain would have admitted it), and the precedence its delivery event
     /// would have had if the wire had been empty then.
@@ -241,6 +244,7 @@ impl Link {
             off_fast_path: false,
             folded: false,
             lean: false,
+            one_flow: false,
             entered: VecDeque::new(),
             passed_until: SimTime::ZERO,
             passed_precedence: Precedence::default(),
@@ -899,6 +903,26 @@ impl Link {
     }
 
     /// Packets admitted and not yet delivered (queued, in transmission or propagating).
+    /// Give back the memory of the empty queues of a link that only a finished flow uses:
+    /// each keeps the capacity of the most packets it ever held (a VecDeque does not shrink),
+    /// which over four access links was about 1.7 kB of a finished flow's 7 kB.
+    /// Capacity only: the link behaves the same.
+    pub(crate) fn release_idle_buffers(&mut self) -> bool {
+        let empty = self.waiting.is_empty() && self.in_flight.is_empty() && self.entered.is_empty();
+        if empty {
+            self.waiting = VecDeque::new();
+            self.in_flight = VecDeque::new();
+            self.entered = VecDeque::new();
+        }
+        empty
+    }
+
+    /// How many entries its queues have room for (tests of `release_idle_buffers`).
+    #[cfg(test)]
+    pub(crate) fn buffer_capacity(&self) -> usize {
+        self.waiting.capacity() + self.in_flight.capacity() + self.entered.capacity()
+    }
+
     pub fn packets_in_transit(&self) -> u64 {
         let held = match &self.qdisc {
             Qdisc::Arrival(_) => 0,

@@ -112,6 +112,11 @@ impl Receiver {
         }
     }
 
+    /// Give back the out-of-order buffer's memory if it is empty (a finished flow's).
+    pub fn release_idle_buffers(&mut self) {
+        self.out_of_order.release_if_empty();
+    }
+
     /// Bytes delivered in order to the application.
     pub fn delivered(&self) -> u64 {
         self.rcv_nxt

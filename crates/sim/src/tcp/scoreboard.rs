@@ -81,6 +81,18 @@ pub struct Scoreboard {
 }
 
 impl Scoreboard {
+    /// Give back the memory of empty buffers (a finished flow's: everything is acknowledged,
+    /// so the segments, SACKed ranges and retransmissions are empty). Capacity only.
+    pub fn release_idle_buffers(&mut self) {
+        if self.segments.is_empty() {
+            self.segments = VecDeque::new();
+        }
+        if self.retransmissions.is_empty() {
+            self.retransmissions = VecDeque::new();
+        }
+        self.sacked.release_if_empty();
+    }
+
     pub fn new(mss: u64) -> Self {
         Scoreboard {
             mss,

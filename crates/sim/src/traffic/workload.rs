@@ -405,6 +405,7 @@ impl Simulation {
             in_transit: 0,
             incarnation: None,
             handshake: None,
+            released: false,
         });
         slot as u32
     }

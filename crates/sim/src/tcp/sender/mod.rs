@@ -447,6 +447,15 @@ impl Sender {
         into.append(&mut self.events);
     }
 
+    /// Give back the memory of empty buffers once the transfer is over (see
+    /// `Simulation::release_finished_flows`). Capacity only: nothing the sender does changes.
+    pub fn release_idle_buffers(&mut self) {
+        if self.events.is_empty() {
+            self.events = Vec::new();
+        }
+        self.board.release_idle_buffers();
+    }
+
     /// Whether flow events wait to be collected.
     pub fn has_events(&self) -> bool {
         !self.events.is_empty()
