@@ -53,7 +53,9 @@ pub(crate) struct Flow {
     pub(crate) ack_drops: u64,
     /// Packet events go to the trace sink (`[output] trace_packets`).
     pub(crate) traced: bool,
-    pub(crate) at_window_start: FlowCounters,
+    /// Its counters when the steady-state window opened; `None` before (and for runs whose
+    /// window opens at 0). Boxed: 8 bytes instead of 144 for each of 100 000 flows.
+    pub(crate) at_window_start: Option<Box<FlowCounters>>,
     /// `kind = "udp"`: the source (and sink) that replace the idle TCP endpoints. Boxed, so
     /// that a TCP flow pays one pointer.
     pub(crate) udp: Option<Box<UdpSource>>,
@@ -235,7 +237,7 @@ impl Simulation {
                     data_drops: 0,
                     ack_drops: 0,
                     traced: traced.binary_search(&id).is_ok(),
-                    at_window_start: FlowCounters::default(),
+                    at_window_start: None,
                     // Each on its own stream, created only for flows that have one, so that
                     // runs without them draw exactly as before.
                     udp: match &group.kind {
@@ -502,11 +504,13 @@ impl Simulation {
         let now = self.now;
         let first_slot = self.workloads.first_slot as usize;
         for flow in &mut self.flows[..first_slot] {
-            flow.at_window_start = flow_counters(flow);
+            flow.at_window_start = Some(Box::new(flow_counters(flow)));
         }
         // Dropped at a folded link after now, but counted already.
         for id in self.data_drops_after_window_start.drain(..) {
-            self.flows[id as usize].at_window_start.drops -= 1;
+            if let Some(counters) = &mut self.flows[id as usize].at_window_start {
+                counters.drops -= 1;
+            }
         }
         for (i, &id) in self.reported.iter().enumerate() {
             let link = &mut self.links[id as usize];
@@ -1050,12 +1054,18 @@ impl Simulation {
             .enumerate()
             .map(|(id, mut flow)| {
                 if let Some(udp) = flow.udp.take() {
-                    let at_window_start = std::mem::take(&mut flow.at_window_start);
+                    let at_window_start = flow
+                        .at_window_start
+                        .take()
+                        .map_or_else(Default::default, |c| *c);
                     let (group, start, drops) = (flow.group, flow.start, flow.data_drops);
                     return udp.flow_result(id as u32, group, start, drops, at_window_start);
                 }
                 let rtt = std::mem::take(&mut flow.sender.stats.rtt_histogram);
-                let at_window_start = std::mem::take(&mut flow.at_window_start);
+                let at_window_start = flow
+                    .at_window_start
+                    .take()
+                    .map_or_else(Default::default, |c| *c);
                 let stats = &flow.sender.stats;
                 FlowResult {
                     id: id as u32,

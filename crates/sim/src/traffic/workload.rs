@@ -398,7 +398,7 @@ impl Simulation {
             data_drops: 0,
             ack_drops: 0,
             traced: false,
-            at_window_start: Default::default(),
+            at_window_start: None,
             udp: None,
             on_off: None,
             watched: true,
