@@ -1251,10 +1251,12 @@ mod tests {
     #[test]
     fn the_per_flow_memory_estimate_covers_a_flows_structures() {
         // What every flow holds for certain, before any heap allocation: its endpoints and
-        // timers, four access links, and its result. The scenario crate's estimate (measured
-        // from peak RSS) must be at least that.
+        // timers, four access links, its counters at the window's start (boxed, made when
+        // the window opens) and its result. The scenario crate's estimate (measured from
+        // peak RSS) must be at least that.
         let fixed = std::mem::size_of::<Flow>()
             + 4 * std::mem::size_of::<Link>()
+            + std::mem::size_of::<FlowCounters>()
             + std::mem::size_of::<FlowResult>();
         assert!(
             cclab_scenario::resources::BYTES_PER_FLOW as usize >= fixed,
