@@ -425,3 +425,41 @@ fn tcp_rmem_max_bounds_the_flight_through_the_advertised_window() {
         largest_flight(&sink)
     );
 }
+
+#[test]
+fn bbr_held_by_a_send_buffer_still_leaves_startup_as_the_kernels_did() {
+    // The validation point bbr-100mbps-200ms-2bdp (docs/validation/linux.md, group 2): with
+    // Linux's 4 MiB send buffer the flight stops at the buffer in STARTUP and most rounds are
+    // application-limited. The kernel's BBR still left STARTUP (TCP_INFO: ssthresh set and
+    // pacing at the DRAIN gain, 88/256 of the estimate, at 11.54 s): its writer is checked
+    // for an application-limited flight only at the start of a 64 KiB write() call, and about
+    // half the wake-ups find the call's remainder still waiting for the pacer, so some rounds
+    // are not application-limited and count towards a full pipe. A model that marked every
+    // wake-up stayed in STARTUP for the whole 20 s.
+    let text = r#"
+duration = "20s"
+[topology]
+bottleneck = { rate = "100Mbps", delay = "98ms", buffer = "2bdp" }
+access = { rate = "1Gbps", delay = "1ms" }
+[[flows]]
+cc = "bbr"
+stack = "linux"
+handshake = true
+tcp_rmem = [4096, 131072, 33554432]
+"#;
+    let (_, sink) = common::run(text);
+    let left = sink
+        .flows
+        .iter()
+        .find(|s| s.mode == "drain" || s.mode == "probe_bw")
+        .map(|s| s.time);
+    assert!(left.is_some(), "BBR never left STARTUP");
+    // Held by the buffer until then: the flight never passed 4 MiB of payload.
+    let most = sink
+        .flows
+        .iter()
+        .map(|s| s.inflight_bytes)
+        .max()
+        .expect("samples");
+    assert!(most <= 4 * 1024 * 1024, "{most} bytes in flight");
+}

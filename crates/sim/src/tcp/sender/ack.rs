@@ -233,7 +233,7 @@ impl Sender {
             self.rto_deadline = Some(now + self.rtt.rto());
         }
         if advanced {
-            self.refill_send_buffer();
+            self.refill_send_buffer(now);
         }
         self.transmit(now, out);
         if self.rack_tlp.is_some() {

@@ -157,6 +157,9 @@ pub struct Sender {
     max_pipe_in_window: u64,
     cwnd_usage_end: u64,
     next_send_time: SimTime,
+    /// The woken writer's next `write()` will find the flight application-limited once TCP
+    /// has sent the data up to here, what the call it slept in wrote (`send_buffer.rs`).
+    app_limited_after: Option<u64>,
     rto_deadline: Option<SimTime>,
     /// When sending resumes after pacing or TCP Small Queues held it back.
     send_deadline: Option<SimTime>,
@@ -223,6 +226,7 @@ impl Sender {
             max_pipe_in_window: 0,
             cwnd_usage_end: 0,
             next_send_time: SimTime::ZERO,
+            app_limited_after: None,
             rto_deadline: None,
             send_deadline: None,
             small_queues: config

@@ -11,11 +11,67 @@
 //! the buffer again at once. So the data a sender may send ends between
 //! `snd_una + 2/3 · buffer` and `snd_una + buffer` (in whole segments).
 //!
+//! The application writes in calls of `APPLICATION_WRITE` bytes (64 KiB, as `cclab emulate`'s
+//! endpoint does), and Linux checks for an application-limited flight at the start of each
+//! call (`tcp_rate_check_app_limited` in `tcp_sendmsg_locked`), not when the writer wakes.
+//! The woken writer first finishes the call it slept in (up to the next 64 KiB boundary),
+//! which TCP pushes at once; the next call finds the flight application-limited only if
+//! that remainder left less than a segment unsent. A paced Linux sender sends one TSO/GSO
+//! packet at once (`tcp_tso_autosize`: 1/1024 s of the pacing rate, 2 segments at least,
+//! 64 KiB at most) and the rest later, so a remainder longer than that packet is still
+//! waiting and the flight is not marked. About half of the wake-ups of a 4 MiB buffer under
+//! BBR's STARTUP mark it; the rounds between them count towards a full pipe, which is how
+//! the kernel's BBR leaves STARTUP on a path the buffer limits (validation/linux.md,
+//! group 2).
+//!
 //! Linux counts the buffer in memory (`skb->truesize`: the payload plus about a kilobyte of
 //! `sk_buff` per GSO packet of a few to 45 segments), the model in payload bytes: with the
 //! same setting the model holds a few percent more payload.
 
+use cclab_cc::SimTime;
+
 use super::Sender;
+
+/// Bytes the bulk application hands to each `write()`: `cclab emulate`'s endpoint writes
+/// 64 KiB at a time (`crates/emu/src/endpoint.rs`), the kernel runs that were validated.
+const APPLICATION_WRITE: u64 = 64 * 1024;
+
+/// Linux `GSO_LEGACY_MAX_SIZE`: a TSO/GSO packet carries at most 64 KiB.
+const GSO_MAX_BYTES: u64 = 65_536;
+
+/// Linux `sk_pacing_shift` default: TSO autosizing sends 2^-10 s of the pacing rate at once.
+const PACING_SHIFT: u32 = 10;
+
+/// Payload bytes of one TSO/GSO packet of a sender paced at `rate_bps` (bit/s of payload):
+/// Linux `tcp_tso_autosize` (and BBR's `bbr_tso_segs_goal`): `pacing_rate >> 10` bytes in
+/// whole segments, at least `tcp_min_tso_segs` = 2, at most 64 KiB.
+pub(super) fn tso_packet(rate_bps: u64, mss: u64) -> u64 {
+    let bytes = (rate_bps / 8) >> PACING_SHIFT;
+    let segments = (bytes / mss).max(2).min((GSO_MAX_BYTES / mss).max(1));
+    segments * mss
+}
+
+/// Where the `write()` call ends that the writer slept in, having written up to `before`:
+/// a bulk application's calls start at multiples of `APPLICATION_WRITE`, and one that
+/// ended exactly at `before` was followed by a call that slept before writing anything.
+fn write_call_end(before: u64) -> u64 {
+    (before / APPLICATION_WRITE + 1) * APPLICATION_WRITE
+}
+
+/// `tcp_rate_check_app_limited` at the start of a call, after TCP has sent what it could
+/// of the `unsent` bytes at once (`at_once`, within the window): the flight is
+/// application-limited if less than a segment is still waiting and the window is not full
+/// (`tcp_packets_in_flight < snd_cwnd`).
+fn next_call_finds_app_limited(
+    unsent: u64,
+    at_once: u64,
+    pipe: u64,
+    window: u64,
+    mss: u64,
+) -> bool {
+    let sent = unsent.min(at_once).min(window.saturating_sub(pipe));
+    unsent - sent < mss && pipe + sent < window
+}
 
 /// The buffer in whole segments (at least one): the sender sends only full segments from it,
 /// as Nagle's algorithm holds back a partial one while data is outstanding (RFC 9293
@@ -42,24 +98,58 @@ impl Sender {
         }
     }
 
-    /// After an ACK moved `snd_una`: the writer refills the buffer if it may.
+    /// After an ACK moved `snd_una` at `now`: the writer refills the buffer if it may.
     #[inline]
-    pub(super) fn refill_send_buffer(&mut self) {
+    pub(super) fn refill_send_buffer(&mut self, now: SimTime) {
         if self.config.send_buffer.is_none() {
             return;
         }
         let before = self.data_end;
         self.data_end = self.buffered_data_end(before);
-        // Linux `tcp_rate_check_app_limited`, which `tcp_sendmsg` calls as the woken writer
-        // writes: the flight is application-limited if less than a segment was waiting to
-        // be sent and the window was not what held it back (draft-cheng §3.4). While the
-        // writer sleeps nothing marks the flight: see `is_buffer_limited`.
-        if self.data_end > before
-            && before.saturating_sub(self.board.snd_nxt()) < self.config.mss
-            && self.pipe() < self.window()
-        {
-            self.rate.mark_app_limited(self.pipe());
+        if self.data_end <= before {
+            return;
         }
+        self.app_limited_after = self.woken_writer_finds_flight_app_limited(now, before);
+    }
+
+    /// The woken writer's next call runs `tcp_rate_check_app_limited` after TCP has sent the
+    /// call it slept in: a segment of `len` bytes at `seq` that carries data past that call
+    /// was written after the check (Nagle held back a partial segment at the call's end), so
+    /// the flight as it leaves (`pipe`, the earlier call's data included) is marked
+    /// application-limited, and this segment with it.
+    #[cold]
+    pub(super) fn check_app_limited_after_remainder(&mut self, seq: u64, len: u32, pipe: u64) {
+        if self
+            .app_limited_after
+            .is_some_and(|end| seq + len as u64 > end)
+        {
+            self.app_limited_after = None;
+            self.rate.mark_app_limited(pipe);
+        }
+    }
+
+    /// Linux `tcp_rate_check_app_limited` at the start of the woken writer's next call
+    /// (draft-cheng §3.4): the writer slept in a call that had written up to `before`; it
+    /// finishes that call, and TCP sends what it may of it at once. If the next call will
+    /// find the flight application-limited, returns where that call's data begins (the
+    /// mark is made when the sender gets there, `check_app_limited_after_remainder`).
+    fn woken_writer_finds_flight_app_limited(&self, now: SimTime, before: u64) -> Option<u64> {
+        let remainder_end = write_call_end(before);
+        if remainder_end >= self.data_end {
+            // The writer sleeps again within the call: no next call, no check.
+            return None;
+        }
+        let unsent = remainder_end.saturating_sub(self.board.snd_nxt());
+        let at_once = match self.pacing_rate() {
+            // The pacer is still spacing earlier packets: nothing leaves now.
+            Some(_) if now < self.next_send_time => 0,
+            Some(rate) => tso_packet(rate, self.config.mss),
+            // Unpaced, TCP sends all the window allows.
+            None => u64::MAX,
+        };
+        let window = self.window();
+        next_call_finds_app_limited(unsent, at_once, self.pipe(), window, self.config.mss)
+            .then_some(remainder_end)
     }
 
     /// The sender ran out of data because the buffer is full and the writer sleeps, not
@@ -110,19 +200,70 @@ mod tests {
     }
 
     #[test]
-    fn the_woken_writer_marks_the_flight_application_limited() {
-        let mut s = buffered(4 * MSS, None);
+    fn the_woken_writer_marks_the_flight_only_when_it_starts_a_new_write_call() {
+        // A 6-segment buffer of 1000-byte segments, unpaced (NewReno): the writer sleeps with
+        // 6 segments queued and wakes at 4 (two thirds), refilling 2 segments each time,
+        // inside one 64 KiB write() call (65 536 bytes). Linux runs
+        // tcp_rate_check_app_limited at the start of a call only (tcp_sendmsg_locked), so
+        // nothing is marked while the refills stay inside the call (the earlier version of
+        // this model marked every wake-up). The wake-up that refills from 64 000 to 66 000
+        // finishes the call at 65 536: TCP sends 64 000..65 000 at once and Nagle holds the
+        // 536 bytes after it, less than a segment, so the next call, from 65 536, finds the
+        // flight application-limited, and the segment 65 000..66 000 leaves marked.
+        let mut s = buffered(6 * MSS, None);
         let mut out = Vec::new();
         s.start(at(0), &mut out);
-        assert_eq!(out.len(), 4);
-        // A full buffer with the writer asleep marks nothing (Linux checks when the
-        // application writes).
-        assert!(!s.rate.on_send(at(1), s.pipe()).app_limited);
-        // Two segments acknowledged: 2 queued ≤ 2/3 · 4, the writer wakes with nothing left
-        // unsent and a window (10 + 2 in slow start) the flight does not fill:
-        // tcp_rate_check_app_limited marks the flight (draft-cheng §3.4).
-        s.on_ack(at(100), &ack(2 * MSS, &[]), &mut out);
-        assert!(s.rate.on_send(at(101), s.pipe()).app_limited);
+        let mut acked = 0;
+        for t in 100.. {
+            acked += 2 * MSS;
+            let before = s.data_end;
+            s.on_ack(at(t), &ack(acked, &[]), &mut out);
+            let marked = s.rate.on_send(at(t), s.pipe()).app_limited;
+            if s.data_end <= 65_536 {
+                assert!(!marked, "refill {before}..{} inside the call", s.data_end);
+            } else {
+                assert_eq!((before, s.data_end), (64_000, 66_000));
+                assert!(marked, "the next call found less than a segment unsent");
+                return;
+            }
+        }
+    }
+
+    #[test]
+    fn a_write_call_ends_at_the_next_64_kib_boundary() {
+        // The bulk application's calls cover [k · 65 536, (k + 1) · 65 536).
+        assert_eq!(super::write_call_end(0), 65_536);
+        assert_eq!(super::write_call_end(100_000), 131_072);
+        // Asleep right at a boundary: it slept at the start of the next call, which it
+        // writes whole before the one after checks.
+        assert_eq!(super::write_call_end(131_072), 196_608);
+    }
+
+    #[test]
+    fn a_tso_packet_is_a_millisecond_of_the_pacing_rate_within_2_segments_and_64_kib() {
+        // tcp_tso_autosize: (rate / 8) >> 10 bytes in whole segments of 1448.
+        // BBR's STARTUP at 276 Mbit/s: 34 500 000 >> 10 = 33 691 bytes = 23.3 segments → 23.
+        assert_eq!(super::tso_packet(276_000_000, 1448), 23 * 1448);
+        // 1 Mbit/s: 125 000 >> 10 = 122 bytes, less than a segment: tcp_min_tso_segs = 2.
+        assert_eq!(super::tso_packet(1_000_000, 1448), 2 * 1448);
+        // 10 Gbit/s: 1 220 703 bytes, but a GSO packet holds 65 536 bytes: 45 segments.
+        assert_eq!(super::tso_packet(10_000_000_000, 1448), 45 * 1448);
+    }
+
+    #[test]
+    fn the_next_call_finds_the_flight_app_limited_only_if_tcp_sent_the_last_call_whole() {
+        use super::next_call_finds_app_limited as check;
+        let (mss, burst) = (1448, 23 * 1448); // BBR STARTUP's TSO packet (test above)
+        let (pipe, window) = (2_800_000, 7_000_000);
+        // A 30 000-byte remainder fits in one 33 304-byte TSO packet: all sent, marked.
+        assert!(check(30_000, burst, pipe, window, mss));
+        // 40 000 bytes: 6 696 still waiting for the pacer, more than a segment: not marked.
+        assert!(!check(40_000, burst, pipe, window, mss));
+        // Unpaced, TCP sends the 40 000 at once: marked.
+        assert!(!check(40_000, 0, pipe, window, mss));
+        assert!(check(40_000, u64::MAX, pipe, window, mss));
+        // The window has room for 10 000 of 30 000: cwnd-limited, not application-limited.
+        assert!(!check(30_000, burst, window - 10_000, window, mss));
     }
 
     #[test]

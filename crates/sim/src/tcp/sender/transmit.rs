@@ -119,6 +119,9 @@ impl Sender {
         pipe: u64,
         out: &mut Vec<Packet>,
     ) {
+        if self.app_limited_after.is_some() && !retransmission {
+            self.check_app_limited_after_remainder(seq, len, pipe);
+        }
         let send_state = self.rate.on_send(now, pipe);
         if retransmission {
             self.board.on_retransmit(seq, now, send_state, self.episode);
