@@ -203,6 +203,8 @@ fn kernel_cubic_fills_a_20_mbps_dumbbell_and_leaves_nothing_behind() {
         summary["links"][0]["drops"].as_u64().expect("a count") > 0,
         "CUBIC fills the buffer"
     );
+    // Every loss is the emulated bottleneck's: the TUN devices' rings dropped nothing.
+    assert_eq!(summary["emulation"]["ingress_drops"], 0);
     let _ = std::fs::remove_dir_all(&out);
 }
 

@@ -40,6 +40,9 @@ pub struct Fidelity {
     /// Packets that were not IPv4 (e.g. IPv6 neighbour discovery), not forwarded.
     pub ignored: u64,
     pub write_errors: u64,
+    /// Packets the kernels sent into the TUN devices that their rings had no room for, so
+    /// the emulator never saw them: losses before the emulated links (`emulation.rs`).
+    pub ingress_drops: u64,
     pub realtime: bool,
     /// The machine while forwarding: the share of CPU time taken by other virtual machines
     /// (steal, /proc/stat) and the 1-minute load average at the end (/proc/loadavg).

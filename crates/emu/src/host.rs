@@ -79,9 +79,14 @@ impl Host {
 
     /// Run `program ARGS` inside this host's namespace.
     pub fn run(&self, program: &str, args: &[&str]) -> Result<(), EmuError> {
+        self.output(program, args).map(drop)
+    }
+
+    /// Run `program ARGS` inside this host's namespace, and return what it printed.
+    pub fn output(&self, program: &str, args: &[&str]) -> Result<String, EmuError> {
         let namespace = self.namespace.as_raw_fd();
         let mut command = Command::new(program);
-        command.args(args).stdout(Stdio::null());
+        command.args(args);
         // SAFETY: setns is async-signal-safe; the descriptor stays open across the fork.
         unsafe {
             command.pre_exec(move || {
@@ -146,12 +151,14 @@ impl Drop for Host {
 /// Run a command in the caller's namespace (moving a device into a host's).
 pub fn ip_here(args: &[&str]) -> Result<(), EmuError> {
     let mut command = Command::new("ip");
-    command.args(args).stdout(Stdio::null());
-    run(command, &format!("ip {}", args.join(" ")))
+    command.args(args);
+    run(command, &format!("ip {}", args.join(" "))).map(drop)
 }
 
-fn run(mut command: Command, what: &str) -> Result<(), EmuError> {
+/// Run `command`; its standard output, or its standard error as the error.
+fn run(mut command: Command, what: &str) -> Result<String, EmuError> {
     let output = command
+        .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .output()
         .map_err(|e| EmuError::io(what, e))?;
@@ -161,5 +168,5 @@ fn run(mut command: Command, what: &str) -> Result<(), EmuError> {
             std::io::Error::other(String::from_utf8_lossy(&output.stderr).trim().to_string()),
         ));
     }
-    Ok(())
+    Ok(String::from_utf8_lossy(&output.stdout).into_owned())
 }

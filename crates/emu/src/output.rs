@@ -212,6 +212,7 @@ pub fn summary(scenario: &Scenario, report: &EmulationReport) -> Value {
             "load_average": report.fidelity.load_average,
             "ignored_packets": report.fidelity.ignored,
             "write_errors": report.fidelity.write_errors,
+            "ingress_drops": report.fidelity.ingress_drops,
         },
     })
 }

@@ -62,6 +62,12 @@ pub fn emulate(
             100.0 * fidelity.achieved_rate_bps / fidelity.scheduled_rate_bps.max(1.0),
         );
     }
+    if report.fidelity.ingress_drops > 0 {
+        eprintln!(
+            "warning: {} packets were lost in the TUN devices before the emulated links (the kernel sent faster than the emulator read); they count as losses of the path (docs/emulation.md)",
+            report.fidelity.ingress_drops
+        );
+    }
     let summary = cclab_emu::output::summary(&emulation.scenario, &report);
     let mut text = String::new();
     for flow in summary["flows"].as_array().into_iter().flatten() {
