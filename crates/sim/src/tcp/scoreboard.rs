@@ -33,6 +33,9 @@ const RETRANSMITTED: u8 = 4;
 /// Ever retransmitted: Karn's algorithm takes no RTT sample from it.
 const EVER_RETRANSMITTED: u8 = 8;
 
+/// Segments [`Scoreboard::next_retransmission`] looks at before it searches the ordered set.
+const PROBED_SEGMENTS: usize = 4;
+
 #[derive(Clone, Copy, Debug)]
 pub struct Segment {
     pub len: u32,
@@ -335,7 +338,29 @@ impl Scoreboard {
     #[cold]
     #[inline(never)]
     fn search_retransmission(&mut self, limit: u64) -> Option<(u64, u32)> {
-        match self.waiting.range(self.retransmit_from..limit).next() {
+        // Holes are retransmitted in order (go-back-N after a timeout marks the whole window,
+        // SACK recovery the run below the highest SACK): the next one is nearly always the
+        // segment at the pointer or the one after (the pointer stays on the segment just
+        // retransmitted). A segment's flags say whether it is in `waiting` (kept in step), so
+        // looking at a few segments first finds the same one as the ordered set, without
+        // its search, which costs as much as the rest of sending a segment.
+        let mut seq = self.retransmit_from;
+        for _ in 0..PROBED_SEGMENTS {
+            if seq >= limit {
+                self.retransmit_from = limit;
+                return None;
+            }
+            if seq >= self.end {
+                break;
+            }
+            let Segment { flags, len, .. } = self.segments[self.index(seq)];
+            if flags & (LOST | RETRANSMITTED | SACKED) == LOST {
+                self.retransmit_from = seq;
+                return Some((seq, len));
+            }
+            seq += len as u64;
+        }
+        match self.waiting.range(seq..limit).next() {
             Some(&seq) => {
                 self.retransmit_from = seq;
                 Some((seq, self.segments[self.index(seq)].len))
