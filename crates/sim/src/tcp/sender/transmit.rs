@@ -24,7 +24,15 @@ impl Sender {
         let packets_before = self.stats.packets_sent;
         let snd_nxt_before = self.board.snd_nxt();
         let mut blocked_by_window = false;
+        // The bytes in flight, carried through the loop: only a segment sent changes them
+        // (`send_segment` returns the new value), so they are not recounted per segment.
+        let mut pipe = self.pipe();
         loop {
+            debug_assert_eq!(
+                pipe,
+                self.pipe(),
+                "carried pipe in step with the scoreboard"
+            );
             let retransmission = self.board.next_retransmission();
             let (seq, len) = match retransmission {
                 Some(hole) => hole,
@@ -33,8 +41,8 @@ impl Sender {
                     if seq >= self.data_end {
                         // Nothing to send although the window may allow it (draft-cheng §3.4);
                         // a full send buffer is marked when the writer wakes instead.
-                        if self.pipe() < self.window() && !self.is_buffer_limited() {
-                            self.rate.mark_app_limited(self.pipe());
+                        if pipe < self.window() && !self.is_buffer_limited() {
+                            self.rate.mark_app_limited(pipe);
                         }
                         break;
                     }
@@ -46,7 +54,6 @@ impl Sender {
                     (seq, len as u32)
                 }
             };
-            let pipe = self.pipe();
             let forced = retransmission.is_some() && self.retransmit_now;
             let window = self.window();
             let beyond_window = pipe + len as u64 > window;
@@ -78,12 +85,12 @@ impl Sender {
             } else if beyond_window {
                 self.limited_transmit.sent += len as u64;
             }
-            self.send_segment(now, seq, len, retransmission.is_some(), pipe, out);
+            pipe = self.send_segment(now, seq, len, retransmission.is_some(), pipe, out);
         }
         // As Linux's tcp_write_xmit: a full window counts as cwnd-limited even when pacing,
         // not the window, stopped this attempt.
-        let window_full = self.pipe() + self.config.mss > self.window();
-        self.validate_cwnd(blocked_by_window || window_full);
+        let window_full = pipe + self.config.mss > self.window();
+        self.validate_cwnd(pipe, blocked_by_window || window_full);
         // `on_packet_sent` may change the mode (BBR ends ProbeRTT after an idle period).
         if self.stats.packets_sent != packets_before {
             self.check_mode(now, ModeCause::Send);
@@ -109,6 +116,7 @@ impl Sender {
         host.blocked_until(now, host.time_to_send(limit))
     }
 
+    /// Send one segment; `pipe` is the bytes in flight before it. Returns them after it.
     #[inline(always)]
     pub(super) fn send_segment(
         &mut self,
@@ -118,7 +126,7 @@ impl Sender {
         retransmission: bool,
         pipe: u64,
         out: &mut Vec<Packet>,
-    ) {
+    ) -> u64 {
         if self.app_limited_after.is_some() && !retransmission {
             self.check_app_limited_after_remainder(seq, len, pipe);
         }
@@ -153,7 +161,8 @@ impl Sender {
         if retransmission && seq == self.board.snd_una() && self.rack_tlp.is_some() {
             self.rto_deadline = Some(now + self.rtt.rto());
         }
-        self.cc.on_packet_sent(now, len as u64, self.pipe());
+        let pipe_after = self.pipe();
+        self.cc.on_packet_sent(now, len as u64, pipe_after);
         out.push(Packet {
             flow: self.config.flow,
             hop: 0,
@@ -184,6 +193,7 @@ impl Sender {
                 0
             },
         });
+        pipe_after
     }
 
     /// XCP's congestion header for a data segment sent now (§3.1: H_cwnd, H_rtt and the
@@ -205,8 +215,8 @@ impl Sender {
 
     /// Track whether the window, rather than the application or the receiver, limited the
     /// last flight (the idea of RFC 7661 and Linux `tcp_cwnd_validate`).
-    pub(super) fn validate_cwnd(&mut self, blocked_by_window: bool) {
-        let pipe = self.pipe();
+    /// `pipe`: the bytes in flight now.
+    pub(super) fn validate_cwnd(&mut self, pipe: u64, blocked_by_window: bool) {
         if self.board.snd_una() >= self.cwnd_usage_end
             || blocked_by_window
             || (!self.cwnd_limited && pipe > self.max_pipe_in_window)
