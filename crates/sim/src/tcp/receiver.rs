@@ -146,11 +146,15 @@ impl Receiver {
         if data.ts != 0 {
             self.update_ts_recent(data);
         }
+        // Every out-of-order range starts above rcv_nxt (a range reaching it is popped), so
+        // only a segment starting above rcv_nxt can lie inside one: in-order data skips the
+        // search.
         if end <= self.rcv_nxt
-            || self
-                .out_of_order
-                .containing(start)
-                .is_some_and(|(_, e)| e >= end)
+            || (start > self.rcv_nxt
+                && self
+                    .out_of_order
+                    .containing(start)
+                    .is_some_and(|(_, e)| e >= end))
         {
             // Already have it: ACK at once so the sender learns (RFC 5681 §4.2).
             self.duplicate_bytes += data.payload as u64;
@@ -280,7 +284,9 @@ impl Receiver {
         self.quick_acks_left = self.quick_acks_left.saturating_sub(1);
         let mut sack = [SackBlock::default(); MAX_SACK_BLOCKS];
         let mut count = 0;
-        if self.config.sack {
+        // Nothing to filter without blocks (in-order data, nearly every ACK): only the first
+        // `recent_count` entries are ever read, so the stale rest need not be cleared.
+        if self.config.sack && self.recent_count > 0 {
             for block in &self.recent_blocks[..self.recent_count] {
                 if block.start >= self.rcv_nxt {
                     sack[count] = *block;
