@@ -155,10 +155,11 @@ impl Sender {
             // The ACK that ends a reduction does not grow the window either: it acknowledges
             // data delivered during it, which was already accounted for.
             let in_recovery = was_reducing || self.is_reducing();
-            let cwnd_limited = if self.cc.cwnd() < self.cc.ssthresh() {
+            let cwnd = self.cc.cwnd();
+            let cwnd_limited = if cwnd < self.cc.ssthresh() {
                 // Linux tcp_is_cwnd_limited: in slow start, grow while cwnd < 2 × the largest
                 // flight of the last window.
-                self.cc.cwnd() < 2 * self.max_pipe_in_window
+                cwnd < 2 * self.max_pipe_in_window
             } else {
                 self.cwnd_limited
             };
