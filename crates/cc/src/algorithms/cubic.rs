@@ -120,8 +120,12 @@ struct Epoch {
 
 pub struct Cubic {
     mss: u64,
-    /// Congestion window in bytes; `cwnd()` reports it rounded down.
+    /// Congestion window in bytes; `cwnd()` reports it rounded down. Written only by
+    /// `set_cwnd`, which keeps `cwnd_bytes` in step.
     cwnd: f64,
+    /// `cwnd` rounded down, kept at every write: the sender asks for the window several
+    /// times per packet, and the float-to-integer conversion cost more than the call.
+    cwnd_bytes: u64,
     ssthresh: u64,
     params: CubicParams,
     /// W_max in segments, `None` before the first reduction and after a timeout.
@@ -140,10 +144,19 @@ pub struct Cubic {
 }
 
 impl Cubic {
+    /// Set the window (bytes) and its rounded-down copy. A finite non-negative f64 casts
+    /// exactly after flooring; cwnd is never below 1 SMSS.
+    #[inline]
+    fn set_cwnd(&mut self, cwnd: f64) {
+        self.cwnd = cwnd;
+        self.cwnd_bytes = cwnd as u64;
+    }
+
     pub fn new(config: &CcConfig, params: CubicParams, slow_start: Box<dyn SlowStart>) -> Self {
         Cubic {
             mss: config.mss,
             cwnd: config.initial_cwnd as f64,
+            cwnd_bytes: (config.initial_cwnd as f64) as u64,
             ssthresh: config.initial_ssthresh,
             params,
             w_max: None,
@@ -261,7 +274,7 @@ impl Cubic {
             // §4.3: cwnd = W_est. (W_est can trail a cwnd that the cubic curve already
             // raised; cwnd is never lowered on an ACK.)
             self.region = Some(Region::RenoFriendly);
-            self.cwnd = self.cwnd.max(epoch.w_est * mss);
+            self.set_cwnd(self.cwnd.max(epoch.w_est * mss));
         } else {
             self.region = Some(if cwnd_seg < epoch.w_max {
                 Region::Concave
@@ -269,11 +282,11 @@ impl Cubic {
                 Region::Convex
             });
             // §4.4-4.5: cwnd += (target - cwnd)/cwnd per acknowledged segment.
-            self.cwnd += (target - cwnd_seg) / cwnd_seg * ack.bytes_acked as f64;
+            self.set_cwnd(self.cwnd + (target - cwnd_seg) / cwnd_seg * ack.bytes_acked as f64);
         }
         if self.params.linux_no_loss_floor && !self.w_max_from_loss {
             let floor = cwnd_seg * mss + ack.bytes_acked as f64 / NO_LOSS_MAX_ACKS_PER_SEGMENT;
-            self.cwnd = self.cwnd.max(floor);
+            self.set_cwnd(self.cwnd.max(floor));
         }
         self.epoch = Some(epoch);
     }
@@ -298,7 +311,7 @@ impl CongestionControl for Cubic {
                 mss: self.mss,
             };
             self.slow_start.on_ack(&mut window, ack);
-            self.cwnd = window.cwnd as f64;
+            self.set_cwnd(window.cwnd as f64);
             self.ssthresh = window.ssthresh;
             return;
         }
@@ -324,7 +337,7 @@ impl CongestionControl for Cubic {
         // cwnd = ssthresh.
         self.cwnd_prior = Some(cwnd_seg);
         self.ssthresh = multiplicative_decrease(event.bytes_in_flight, self.params.beta, self.mss);
-        self.cwnd = self.ssthresh as f64;
+        self.set_cwnd(self.ssthresh as f64);
         self.forget_epoch();
     }
 
@@ -337,7 +350,7 @@ impl CongestionControl for Cubic {
     fn on_retransmission_timeout(&mut self, _event: &TimeoutEvent) {
         // §4.8: cwnd = the 1-SMSS loss window, and the next congestion-avoidance stage
         // starts with K = 0 and W_max = its initial window.
-        self.cwnd = self.mss as f64;
+        self.set_cwnd(self.mss as f64);
         self.w_max = None;
         self.w_max_from_loss = false;
         self.forget_epoch();
@@ -361,13 +374,12 @@ impl CongestionControl for Cubic {
 
     fn on_undo(&mut self, event: &crate::controller::UndoEvent) {
         // Linux `tcp_reno_undo_cwnd`: the window and threshold come back, nothing else.
-        self.cwnd = self.cwnd.max(event.prior_cwnd as f64);
+        self.set_cwnd(self.cwnd.max(event.prior_cwnd as f64));
         self.ssthresh = self.ssthresh.max(event.prior_ssthresh);
     }
 
     fn cwnd(&self) -> u64 {
-        // A finite non-negative f64 casts exactly after flooring; cwnd is never below 1 SMSS.
-        self.cwnd as u64
+        self.cwnd_bytes
     }
 
     fn ssthresh(&self) -> u64 {
@@ -375,7 +387,7 @@ impl CongestionControl for Cubic {
     }
 
     fn assign_window(&mut self, cwnd: u64, ssthresh: u64) {
-        self.cwnd = cwnd as f64;
+        self.set_cwnd(cwnd as f64);
         self.ssthresh = ssthresh;
     }
 
@@ -437,7 +449,7 @@ mod tests {
     /// A CUBIC that just had a loss at a window (and FlightSize) of `w` segments.
     fn after_loss(params: CubicParams, w: u64) -> Cubic {
         let mut c = cubic_with(params);
-        c.cwnd = (w * MSS) as f64;
+        c.set_cwnd((w * MSS) as f64);
         c.ssthresh = w * MSS;
         c.on_congestion_event(&loss(w * MSS));
         c
@@ -487,7 +499,7 @@ mod tests {
             // The region is decided by cwnd at the ACK (before it grows) against W_max = 100.
             if t_ms == 6000 {
                 // Carry cwnd above W_max first so that the convex label applies.
-                c.cwnd = 101.0 * MSS as f64;
+                c.set_cwnd(101.0 * MSS as f64);
             }
             let before = segments(&c);
             c.on_ack(&ca_ack(1, 1000 + t_ms, 100));
@@ -551,7 +563,7 @@ mod tests {
         // First loss at 100 segments: W_max = 100, cwnd = 70. Second loss at 80 < 100:
         // W_max = 80 (1 + 0.7)/2 = 68, cwnd = 56, K = cbrt((68 - 56)/0.4) = cbrt(30).
         let mut c = after_loss(CubicParams::default(), 100);
-        c.cwnd = 80.0 * MSS as f64;
+        c.set_cwnd(80.0 * MSS as f64);
         c.on_congestion_event(&loss(80 * MSS));
         assert!((c.w_max_segments().unwrap() - 68.0).abs() < 1e-9);
         assert_eq!(c.cwnd(), 56 * MSS);
@@ -564,7 +576,7 @@ mod tests {
             ..CubicParams::default()
         };
         let mut c = after_loss(params, 100);
-        c.cwnd = 80.0 * MSS as f64;
+        c.set_cwnd(80.0 * MSS as f64);
         c.on_congestion_event(&loss(80 * MSS));
         assert_eq!(c.w_max_segments(), Some(80.0));
         c.on_ack(&ca_ack(1, 1000, 100));
@@ -680,7 +692,7 @@ mod tests {
         };
         let exit_at = |params: CubicParams| {
             let mut c = cubic_with(params);
-            c.cwnd = (100 * MSS) as f64;
+            c.set_cwnd((100 * MSS) as f64);
             c.ssthresh = 100 * MSS;
             c
         };
@@ -716,7 +728,7 @@ mod tests {
         // in the next congestion avoidance.
         after.on_timeout_congestion_event(&timeout(50 * MSS));
         after.on_retransmission_timeout(&timeout(50 * MSS));
-        after.cwnd = (40 * MSS) as f64;
+        after.set_cwnd((40 * MSS) as f64);
         after.ssthresh = 40 * MSS;
         after.on_ack(&ca_ack(1, 3000, 100));
         assert!(
@@ -794,7 +806,7 @@ mod tests {
         let mut c = after_loss(CubicParams::default(), 100);
         c.on_ack(&ca_ack(1, 1000, 100));
         assert_eq!(c.epoch_start(), Some(at(1000)));
-        c.cwnd = 80.0 * MSS as f64;
+        c.set_cwnd(80.0 * MSS as f64);
         c.on_congestion_event(&loss(80 * MSS));
         assert_eq!((c.epoch_start(), c.k_seconds()), (None, None));
         assert_eq!(c.mode(), "congestion_avoidance");
@@ -846,7 +858,7 @@ mod tests {
         // RFC 9438 §4.7: W_max shrinks to cwnd (1 + β)/2 only if cwnd < W_max. A second
         // loss at exactly the previous W_max (100) keeps W_max = 100.
         let mut c = after_loss(CubicParams::default(), 100);
-        c.cwnd = 100.0 * MSS as f64;
+        c.set_cwnd(100.0 * MSS as f64);
         c.on_congestion_event(&loss(100 * MSS));
         assert_eq!(c.w_max_segments(), Some(100.0));
     }
