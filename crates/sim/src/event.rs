@@ -183,7 +183,7 @@ impl EventQueue {
         if self.root_vacant {
             // Replace the popped root: the heap keeps its size.
             self.root_vacant = false;
-            self.fill_hole_at_root(key);
+            self.sift_down_from_root(key);
         } else {
             self.heap.push(key);
             self.sift_up(self.heap.len() - 1, key);
@@ -228,6 +228,36 @@ impl EventQueue {
             hole = child;
         }
         self.sift_up(hole, key);
+    }
+
+    /// Fill the hole at the root with `key`, a new event, moving the hole down along the
+    /// earlier child while that child runs before `key`. A new event usually runs soon (a
+    /// link's next delivery, microseconds ahead, among timers seconds ahead), so it stops
+    /// high in the heap, where [`EventQueue::fill_hole_at_root`] would take it to the bottom
+    /// and back up.
+    #[inline(always)]
+    fn sift_down_from_root(&mut self, key: Key) {
+        let (heap, slots) = (&mut self.heap[..], &self.slots[..]);
+        let len = heap.len();
+        let mut hole = 0;
+        loop {
+            let left = 2 * hole + 1;
+            if left >= len {
+                break;
+            }
+            let right = left + 1;
+            let child = if right < len && earlier(slots, heap[right], heap[left]) {
+                right
+            } else {
+                left
+            };
+            if !earlier(slots, heap[child], key) {
+                break;
+            }
+            heap[hole] = heap[child];
+            hole = child;
+        }
+        heap[hole] = key;
     }
 
     /// Fill a vacant root with the last entry, as a pop would have.
