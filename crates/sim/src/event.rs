@@ -108,6 +108,12 @@ struct Key {
 #[derive(Default)]
 pub struct EventQueue {
     heap: Vec<Key>,
+    /// The root was popped and its place not yet filled: the next event scheduled takes it
+    /// (one pass down the heap, where a pop and a push would each make one), or, if the next
+    /// thing asked is the next event, the last entry does, as in a plain pop. Most events
+    /// schedule their successor (a link's next delivery, a timer's next deadline), so most
+    /// pops end this way.
+    root_vacant: bool,
     /// The pending events' precedences and kinds, indexed by `Key::slot`; a popped event's
     /// slot goes to `free` and is reused by the next one scheduled.
     slots: Vec<Pending>,
@@ -173,16 +179,20 @@ impl EventQueue {
                 (self.slots.len() - 1) as u32
             }
         };
-        self.sift_up(self.heap.len(), Key { time, slot });
+        let key = Key { time, slot };
+        if self.root_vacant {
+            // Replace the popped root: the heap keeps its size.
+            self.root_vacant = false;
+            self.sift_down_from_root(key);
+        } else {
+            self.heap.push(key);
+            self.sift_up(self.heap.len() - 1, key);
+        }
     }
 
-    /// Put `key` in the hole at `hole` (the heap's end, or where the last entry goes after a
-    /// pop) and move it up past the entries that run after it.
+    /// Put `key` in the hole at `hole` and move it up past the entries that run after it.
     #[inline(always)]
     fn sift_up(&mut self, mut hole: usize, key: Key) {
-        if hole == self.heap.len() {
-            self.heap.push(key);
-        }
         let (heap, slots) = (&mut self.heap[..], &self.slots[..]);
         while hole > 0 {
             let parent = (hole - 1) / 2;
@@ -196,31 +206,80 @@ impl EventQueue {
         heap[hole] = key;
     }
 
+    /// Fill the hole at the root with `key`. As `std`'s `BinaryHeap::pop`: move the hole down
+    /// to the bottom along the earlier child, then put `key` there and move it up (a key that
+    /// replaces the root, the last entry or a new event, usually belongs near the bottom, so
+    /// this takes about one comparison per level).
+    #[inline(always)]
+    fn fill_hole_at_root(&mut self, key: Key) {
+        let (heap, slots) = (&mut self.heap[..], &self.slots[..]);
+        let len = heap.len();
+        let mut hole = 0;
+        let mut child = 1;
+        while child + 1 < len {
+            let (left, right) = (heap[child], heap[child + 1]);
+            let take_right = earlier(slots, right, left);
+            heap[hole] = if take_right { right } else { left };
+            hole = child + usize::from(take_right);
+            child = 2 * hole + 1;
+        }
+        if child == len - 1 {
+            heap[hole] = heap[child];
+            hole = child;
+        }
+        self.sift_up(hole, key);
+    }
+
+    /// Fill the hole at the root with `key`, a new event, moving the hole down along the
+    /// earlier child while that child runs before `key`. A new event usually runs soon (a
+    /// link's next delivery, microseconds ahead, among timers seconds ahead), so it stops
+    /// high in the heap, where [`EventQueue::fill_hole_at_root`] would take it to the bottom
+    /// and back up.
+    #[inline(always)]
+    fn sift_down_from_root(&mut self, key: Key) {
+        let (heap, slots) = (&mut self.heap[..], &self.slots[..]);
+        let len = heap.len();
+        let mut hole = 0;
+        loop {
+            let left = 2 * hole + 1;
+            if left >= len {
+                break;
+            }
+            let right = left + 1;
+            let child = if right < len && earlier(slots, heap[right], heap[left]) {
+                right
+            } else {
+                left
+            };
+            if !earlier(slots, heap[child], key) {
+                break;
+            }
+            heap[hole] = heap[child];
+            hole = child;
+        }
+        heap[hole] = key;
+    }
+
+    /// Fill a vacant root with the last entry, as a pop would have.
+    #[inline(always)]
+    fn settle(&mut self) {
+        if self.root_vacant {
+            self.root_vacant = false;
+            let last = self
+                .heap
+                .pop()
+                .expect("a vacant root is an entry of the heap");
+            if !self.heap.is_empty() {
+                self.fill_hole_at_root(last);
+            }
+        }
+    }
+
     #[inline]
     pub fn pop(&mut self) -> Option<(SimTime, Event)> {
+        self.settle();
         let top = *self.heap.first()?;
-        let last = self.heap.pop().expect("the heap has a first entry");
-        if !self.heap.is_empty() {
-            // As `std`'s `BinaryHeap::pop`: move the hole at the root down to the bottom along
-            // the earlier child, then put the last entry there and move it up (it usually
-            // belongs near the bottom, so this takes about one comparison per level).
-            let (heap, slots) = (&mut self.heap[..], &self.slots[..]);
-            let len = heap.len();
-            let mut hole = 0;
-            let mut child = 1;
-            while child + 1 < len {
-                let (left, right) = (heap[child], heap[child + 1]);
-                let take_right = earlier(slots, right, left);
-                heap[hole] = if take_right { right } else { left };
-                hole = child + usize::from(take_right);
-                child = 2 * hole + 1;
-            }
-            if child == len - 1 {
-                heap[hole] = heap[child];
-                hole = child;
-            }
-            self.sift_up(hole, last);
-        }
+        self.root_vacant = true;
         let pending = self.slots[top.slot as usize];
         self.free.push(top.slot);
         self.now = top.time;
@@ -229,16 +288,17 @@ impl EventQueue {
     }
 
     #[inline]
-    pub fn peek_time(&self) -> Option<SimTime> {
+    pub fn peek_time(&mut self) -> Option<SimTime> {
+        self.settle();
         self.heap.first().map(|k| k.time)
     }
 
     pub fn len(&self) -> usize {
-        self.heap.len()
+        self.heap.len() - usize::from(self.root_vacant)
     }
 
     pub fn is_empty(&self) -> bool {
-        self.heap.is_empty()
+        self.len() == 0
     }
 }
 

@@ -460,7 +460,11 @@ impl Link {
     /// link's delivery event for it would have had: `by`'s (that of an event scheduled by the
     /// admitting event) if the wire was empty, else that of one scheduled by the delivery of
     /// the packet ahead. The queue may have changed the packet (an ECN mark).
-    #[inline]
+    ///
+    /// Inlined into `offer_passing`'s two calls: out of line, its 40-byte result went through
+    /// memory and the call saved and restored registers, about 90 instructions per packet
+    /// (callgrind, one CUBIC flow at 1 Gbit/s).
+    #[inline(always)]
     pub(crate) fn enqueue_passing(
         &mut self,
         now: SimTime,
