@@ -13,6 +13,7 @@ mod charts;
 mod figures;
 pub mod html;
 mod run_page;
+mod summary_json;
 mod sweep_page;
 mod thinning;
 mod values;
@@ -231,7 +232,7 @@ fn count(n: usize, noun: &str) -> String {
 fn read_summary(dir: &Path) -> Result<Value, ReportError> {
     let path = dir.join("summary.json");
     let bytes = std::fs::read(&path).map_err(|e| ReportError::io(&path, e))?;
-    serde_json::from_slice(&bytes).map_err(|e| ReportError::data(&path, e.to_string()))
+    summary_json::parse(&bytes).map_err(|e| ReportError::data(&path, e.to_string()))
 }
 
 /// The report of `dir` (a run or a sweep folder) as HTML text.
@@ -265,23 +266,29 @@ pub fn render_report(dir: &Path, options: &ReportOptions) -> Result<String, Repo
         });
     }
     let summary = read_summary(dir)?;
+    render_run(dir, &summary, &figures, options)
+}
+
+/// The page of a run folder, from its summary as [`read_summary`] gives it.
+fn render_run(
+    dir: &Path,
+    summary: &Value,
+    figures: &[figures::Figure],
+    options: &ReportOptions,
+) -> Result<String, ReportError> {
     let stems: Vec<&str> = figures.iter().map(|f| f.stem.as_str()).collect();
-    let series = charts::RunSeries::from_summary(&summary);
+    let series = charts::RunSeries::from_summary(summary);
     let charts = charts::run_charts(dir, &series, &stems)?;
     let name = summary["scenario"].as_str().unwrap_or("run").to_string();
-    let mut summary_section = run_page::summary_section(&summary);
+    let mut summary_section = run_page::summary_section(summary);
     summary_section.body.push(run_page::captures_note(dir));
     let mut sections = vec![
-        run_page::scenario_section(&summary, options.scenario.as_ref()),
+        run_page::scenario_section(summary, options.scenario.as_ref()),
         summary_section,
     ];
     sections.extend(options.sections.iter().cloned());
-    sections.push(run_page::figures_section(
-        &figures,
-        &charts,
-        options.figures,
-    ));
-    sections.push(run_page::flow_details_section(dir, &summary)?);
+    sections.push(run_page::figures_section(figures, &charts, options.figures));
+    sections.push(run_page::flow_details_section(dir, summary)?);
     Ok(Page {
         title: format!("{name} — run report"),
         subtitle: format!(

@@ -295,9 +295,21 @@ fn many_flows_have_no_chart_and_a_bounded_table() {
     // 103 flows: the summary and the details stop at TABLE_FLOWS (100) as the printed table
     // does; more than MAX_SERIES flows get no interactive chart (the static figure draws
     // group means).
-    let toml = "name = \"many\"\nduration = \"200ms\"\n[topology]\nbottleneck = { rate = \"10Mbps\", delay = \"1ms\" }\n[[flows]]\ncc = \"reno\"\ncount = 103\n";
+    // Two groups, the second's flows past the table: the scenario's group table counts them
+    // and spans their starts.
+    let toml = "name = \"many\"\nduration = \"200ms\"\n[topology]\nbottleneck = { rate = \"10Mbps\", delay = \"1ms\" }\n[[flows]]\ncc = \"reno\"\ncount = 60\n[[flows]]\ncc = \"cubic\"\ncount = 43\nstart_jitter = \"50ms\"\n";
     let (dir, _) = run_folder("many", toml, true);
-    let page = render_report(&dir, &ReportOptions::with_figures()).unwrap();
+    let options = ReportOptions::with_figures();
+    let page = render_report(&dir, &options).unwrap();
+    // The page is the one the whole summary gives: the flows past the table are read only
+    // for the fields the page uses (summary_json.rs).
+    let whole: Value =
+        serde_json::from_slice(&std::fs::read(dir.join("summary.json")).unwrap()).unwrap();
+    let figures = figures::read_figures(&dir).unwrap();
+    assert_eq!(page, render_run(&dir, &whole, &figures, &options).unwrap());
+    assert!(
+        page.contains("<td class=\"n\">1</td><td class=\"n\">43</td><td>tcp</td><td>cubic</td>")
+    );
     assert!(page.contains("The first 100 of 103 flows; every flow is in summary.json."));
     assert_eq!(page.matches("<details class=\"flow\">").count(), 100);
     assert!(!page.contains("data-chart=\"cwnd\""));
