@@ -9,7 +9,7 @@
 
 use std::fmt;
 
-use serde::de::{DeserializeSeed, MapAccess, SeqAccess, Visitor};
+use serde::de::{MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 use serde_json::{Map, Value};
 
@@ -19,7 +19,7 @@ use crate::report::TABLE_FLOWS;
 /// entries of `flows` past the first [`TABLE_FLOWS`] keep only [`FlowBrief`]'s fields.
 pub fn parse(text: &[u8]) -> serde_json::Result<Value> {
     let mut deserializer = serde_json::Deserializer::from_slice(text);
-    let value = SummarySeed.deserialize(&mut deserializer)?;
+    let Summary(value) = Summary::deserialize(&mut deserializer)?;
     deserializer.end()?;
     Ok(value)
 }
@@ -55,14 +55,12 @@ impl FlowBrief {
     }
 }
 
-/// The top-level object: `flows` through [`FlowsSeed`], every other key whole.
-struct SummarySeed;
+/// The top-level object: `flows` through [`Flows`], every other key whole.
+struct Summary(Value);
 
-impl<'de> DeserializeSeed<'de> for SummarySeed {
-    type Value = Value;
-
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
-        deserializer.deserialize_any(SummaryVisitor)
+impl<'de> Deserialize<'de> for Summary {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_map(SummaryVisitor).map(Summary)
     }
 }
 
@@ -79,7 +77,7 @@ impl<'de> Visitor<'de> for SummaryVisitor {
         let mut object = Map::new();
         while let Some(key) = map.next_key::<String>()? {
             let value = if key == "flows" {
-                map.next_value_seed(FlowsSeed)?
+                map.next_value::<Flows>()?.0
             } else {
                 map.next_value::<Value>()?
             };
@@ -90,13 +88,11 @@ impl<'de> Visitor<'de> for SummaryVisitor {
 }
 
 /// The `flows` array: the first [`TABLE_FLOWS`] entries whole, the rest as [`FlowBrief`]s.
-struct FlowsSeed;
+struct Flows(Value);
 
-impl<'de> DeserializeSeed<'de> for FlowsSeed {
-    type Value = Value;
-
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
-        deserializer.deserialize_any(FlowsVisitor)
+impl<'de> Deserialize<'de> for Flows {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_seq(FlowsVisitor).map(Flows)
     }
 }
 
