@@ -22,6 +22,7 @@ use crate::metrics::ControllerMetrics;
 use crate::params::ParamSpec;
 use crate::registry::{AlgorithmInfo, InitialSsthreshUse};
 use crate::slow_start::SlowStart;
+use crate::time::SimTime;
 
 const PARAMS: &[ParamSpec] = &[
     ParamSpec::choice("variant", "paper", &["paper", "linux"]).doc(
@@ -86,17 +87,20 @@ impl Westwood {
         &self.bwe
     }
 
-    /// `max(BWE·RTT_min, 2 SMSS)` in whole segments. Before the first bandwidth sample the
-    /// sources give no usable value (Linux would return 2 segments); we fall back to RFC 5681
+    /// `max(BWE·RTT_min, 2 SMSS)` in whole segments, once there is a bandwidth sample.
+    fn bandwidth_window(&self) -> Option<u64> {
+        self.bwe.bdp_bytes().map(|bdp| {
+            let segments = (bdp / self.mss as f64).floor() as u64;
+            (segments * self.mss).max(2 * self.mss)
+        })
+    }
+
+    /// [`Self::bandwidth_window`]. Before the first bandwidth sample the sources give no
+    /// usable value (Linux would return 2 segments); we fall back to RFC 5681
     /// `max(FlightSize/2, 2 SMSS)` instead.
     fn bandwidth_ssthresh(&self, bytes_in_flight: u64) -> u64 {
-        match self.bwe.bdp_bytes() {
-            Some(bdp) => {
-                let segments = (bdp / self.mss as f64).floor() as u64;
-                (segments * self.mss).max(2 * self.mss)
-            }
-            None => half_flight_ssthresh(bytes_in_flight, self.mss),
-        }
+        self.bandwidth_window()
+            .unwrap_or_else(|| half_flight_ssthresh(bytes_in_flight, self.mss))
     }
 }
 
@@ -125,14 +129,34 @@ impl CongestionControl for Westwood {
     }
 
     fn on_congestion_event(&mut self, event: &CongestionEvent) {
-        self.ssthresh = self.bandwidth_ssthresh(event.bytes_in_flight);
-        self.cwnd = match self.variant {
+        match self.variant {
             // Grieco & Mascolo: "if (cwin > ssthresh) cwin = ssthresh".
-            BweVariant::Paper => self.cwnd.min(self.ssthresh),
-            // Linux: CA_EVENT_COMPLETE_CWR sets cwnd = ssthresh = BWE·RTT_min when recovery ends.
-            BweVariant::Linux => self.ssthresh,
-        };
+            BweVariant::Paper => {
+                self.ssthresh = self.bandwidth_ssthresh(event.bytes_in_flight);
+                self.cwnd = self.cwnd.min(self.ssthresh);
+            }
+            // Linux `.ssthresh = tcp_reno_ssthresh`: max(snd_cwnd >> 1, 2) segments, the
+            // target PRR brings the window down to during recovery. The estimate replaces it
+            // when the reduction completes (`on_recovery_exit`), with the estimate of then.
+            BweVariant::Linux => {
+                self.ssthresh = (self.cwnd / self.mss / 2).max(2) * self.mss;
+                self.cwnd = self.ssthresh;
+            }
+        }
         self.bytes_acked_in_ca = 0;
+    }
+
+    fn on_recovery_exit(&mut self, _now: SimTime) {
+        // Linux `tcp_end_cwnd_reduction` raises CA_EVENT_COMPLETE_CWR when fast recovery or
+        // an ECN reduction ends (also after an undo), and Westwood+ sets
+        // snd_cwnd = snd_ssthresh = BWE·RTT_min, even above the window before the loss.
+        // Without a sample yet Reno's half stays (Linux: 2 segments; see bandwidth_ssthresh).
+        if self.variant == BweVariant::Linux
+            && let Some(window) = self.bandwidth_window()
+        {
+            self.ssthresh = window;
+            self.cwnd = window;
+        }
     }
 
     fn on_timeout_congestion_event(&mut self, event: &TimeoutEvent) {
@@ -302,9 +326,58 @@ mod tests {
         let bwe = 20_000.0 / 0.210; // 95,238.1 B/s
         assert!((w.estimator().bandwidth().unwrap() - bwe).abs() < 1e-6);
         assert_eq!(w.cwnd(), 10 * MSS);
-        // BWE * RTT_min = 95,238.1 * 0.2 = 19,047.6 B -> 19 segments; cwnd = ssthresh.
+        // The loss: Reno's ssthresh, half the window (tcp_reno_ssthresh), 5 segments.
         w.on_congestion_event(&loss(10 * MSS));
+        assert_eq!((w.ssthresh(), w.cwnd()), (5 * MSS, 5 * MSS));
+        // Recovery completes: BWE * RTT_min = 95,238.1 * 0.2 = 19,047.6 B -> 19 segments,
+        // cwnd = ssthresh, above the window before the loss.
+        w.on_recovery_exit(SimTime::ZERO + SimDuration::from_millis(400));
         assert_eq!((w.ssthresh(), w.cwnd()), (19 * MSS, 19 * MSS));
+    }
+
+    #[test]
+    fn linux_variant_uses_the_estimate_of_the_end_of_recovery() {
+        // The estimate grows during recovery: the window set when it ends is the later one.
+        let mut w = westwood(BweVariant::Linux);
+        // Windows of 210 ms at an ACK every 10 ms: 20,000 B per window, 95,238.1 B/s.
+        for i in 0..=21u64 {
+            w.on_ack(&Ack {
+                in_recovery: true,
+                ..ack_at(MSS, 10 * i, i * MSS, 0, 200)
+            });
+        }
+        w.on_congestion_event(&loss(10 * MSS));
+        // In recovery the ACKs come twice as fast, 2 MSS every 10 ms from 220 to 850 ms. The
+        // windows opened at 210, 420 and 630 ms close at 420, 630 and 840 ms (each more than
+        // 200 ms after it opened), the closing ACK's bytes counting toward the next one:
+        // 1,000 + 20 x 2,000 = 41,000 B, then 21 x 2,000 = 42,000 B twice, each over 0.210 s.
+        let mut una = 22 * MSS;
+        for i in 22..=85u64 {
+            una += 2 * MSS;
+            w.on_ack(&Ack {
+                in_recovery: true,
+                ..ack_at(2 * MSS, 10 * i, una, 0, 200)
+            });
+        }
+        let (mut ns_est, mut bw_est) = (20_000.0 / 0.210, 20_000.0 / 0.210);
+        for sample in [41_000.0 / 0.210, 42_000.0 / 0.210, 42_000.0 / 0.210] {
+            ns_est = 0.875 * ns_est + 0.125 * sample;
+            bw_est = 0.875 * bw_est + 0.125 * ns_est;
+        }
+        assert!((w.estimator().bandwidth().unwrap() - bw_est).abs() < 1e-6);
+        // Recovery completes: 103,328.5 B/s * 0.2 s = 20,665.7 B -> 20 segments, where the
+        // estimate at the loss gave 19.
+        w.on_recovery_exit(SimTime::ZERO + SimDuration::from_millis(860));
+        assert_eq!((bw_est * 0.2 / MSS as f64).floor() as u64, 20);
+        assert_eq!((w.ssthresh(), w.cwnd()), (20 * MSS, 20 * MSS));
+    }
+
+    #[test]
+    fn linux_variant_without_an_estimate_keeps_renos_half_after_recovery() {
+        let mut w = westwood(BweVariant::Linux);
+        w.on_congestion_event(&loss(10 * MSS));
+        w.on_recovery_exit(SimTime::ZERO);
+        assert_eq!((w.ssthresh(), w.cwnd()), (5 * MSS, 5 * MSS));
     }
 
     #[test]
