@@ -257,6 +257,30 @@ impl LossDetection {
     }
 }
 
+/// `lost_retransmission` of a flow group: what a fast recovery does when a retransmission
+/// it sent is lost too.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum LostRetransmission {
+    /// RFC 5681 §4.3: "the loss of a retransmission [...] MUST [lower] cwnd (and ssthresh)"
+    /// again: a new recovery episode with its own reduction.
+    #[default]
+    Reduce,
+    /// Linux (`tcp_fastretrans_alert`, case `TCP_CA_Recovery`): the segment is marked lost
+    /// and sent again within the recovery under way, which keeps its reduction. (A
+    /// retransmission lost after a timeout still starts a fast recovery that reduces, as
+    /// Linux's `TCP_CA_Loss` case does with `FLAG_LOST_RETRANS`.)
+    Continue,
+}
+
+impl LostRetransmission {
+    pub fn name(self) -> &'static str {
+        match self {
+            LostRetransmission::Reduce => "reduce",
+            LostRetransmission::Continue => "continue",
+        }
+    }
+}
+
 /// `rto_estimator` of a flow group: how the retransmission timeout follows the RTT.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum RtoEstimator {
@@ -321,6 +345,8 @@ pub struct FlowGroup {
     /// segment (FlightSize ≤ cwnd + 2·SMSS) without changing cwnd. SACK and FACK senders
     /// send on duplicate ACKs by their pipe rule whatever this says (RFC 6675 §5 step 3).
     pub limited_transmit: bool,
+    /// `lost_retransmission`: a new reduction (RFC 5681 §4.3) or Linux's same recovery.
+    pub lost_retransmission: LostRetransmission,
     /// `undo`: undo window reductions found spurious by DSACK or timestamps (Linux
     /// `tcp_try_undo_*`); off by default.
     pub undo: bool,

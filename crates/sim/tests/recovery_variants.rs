@@ -240,3 +240,54 @@ limited_transmit = {limited}
         }
     }
 }
+
+/// A lost retransmission (RFC 5681 §4.3 against Linux). Slow start overshoots a 1-BDP buffer
+/// by hundreds of segments, so some retransmissions of the first recovery are lost too.
+/// With `lost_retransmission = "reduce"` each such loss starts a new episode that lowers
+/// ssthresh again ("the loss of a retransmission [...] MUST [lower] cwnd (and ssthresh)");
+/// with `"continue"` (Linux's `tcp_fastretrans_alert`, case TCP_CA_Recovery) the segment is
+/// sent again within the one recovery, whose reduction stands. Both deliver every byte.
+#[test]
+fn a_lost_retransmission_reduces_again_or_continues_the_recovery() {
+    use cclab_sim::trace::FlowEventKind;
+    const OVERSHOOT: &str = r#"
+duration = "6s"
+[topology]
+bottleneck = { rate = "100Mbps", delay = "25ms", buffer = "1bdp" }
+[[flows]]
+cc = "reno"
+stack = "linux"
+size = "20MB"
+lost_retransmission = "RULE"
+"#;
+    let starts = |rule: &str| {
+        let (result, sink) = run(&OVERSHOOT.replace("RULE", rule));
+        let flow = &result.flows[0];
+        assert_eq!(flow.delivered_bytes, 20_000_000, "{rule}: every byte, once");
+        assert_eq!(flow.timeouts, 0, "{rule}");
+        let starts: Vec<_> = sink
+            .events
+            .iter()
+            .filter(|e| e.kind == FlowEventKind::RecoveryStart)
+            .map(|e| (e.detail, e.ssthresh_bytes.expect("set by the reduction")))
+            .collect();
+        (starts, flow.retransmissions)
+    };
+    let (reduce, reduce_retransmissions) = starts("reduce");
+    let (cont, cont_retransmissions) = starts("continue");
+    eprintln!("reduce: {reduce:?}\ncontinue: {cont:?}");
+    // The overshoot loses retransmissions: under "reduce" they start episodes, each halving
+    // the window again (Reno: ssthresh = cwnd / 2 at every start).
+    let lost: Vec<_> = reduce
+        .iter()
+        .filter(|(detail, _)| *detail == "retransmission_lost")
+        .collect();
+    assert!(!lost.is_empty(), "the scenario loses a retransmission");
+    assert!(reduce.windows(2).any(|w| w[1].1 < w[0].1));
+    // Under "continue" the same first recovery is the only one while the overshoot is
+    // repaired: no episode starts from a lost retransmission, and its segments are resent.
+    assert!(cont.iter().all(|(detail, _)| *detail != "retransmission_lost"));
+    assert_eq!(cont[0], reduce[0], "the same first loss and reduction");
+    assert!(cont.len() < reduce.len());
+    assert!(cont_retransmissions > 0 && reduce_retransmissions > 0);
+}

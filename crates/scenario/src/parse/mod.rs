@@ -591,6 +591,7 @@ const FLOW_KEYS: &[&str] = &[
     "recovery",
     "loss_detection",
     "limited_transmit",
+    "lost_retransmission",
     "stack",
     "undo",
     "frto",
@@ -784,6 +785,7 @@ fn flow_group(section: &Section, topology: &Topology) -> Result<FlowGroup, Scena
     };
     recovery::check_loss_detection(section, recovery, loss_detection)?;
     let limited_transmit = recovery::limited_transmit(section)?;
+    let lost_retransmission = recovery::lost_retransmission(section)?;
     let (undo, frto) = undo::undo_and_frto(section)?;
     let delayed_ack_enabled = match section.get("delayed_ack") {
         None => true,
@@ -910,6 +912,7 @@ fn flow_group(section: &Section, topology: &Topology) -> Result<FlowGroup, Scena
         recovery,
         loss_detection,
         limited_transmit,
+        lost_retransmission,
         undo,
         frto,
         delayed_ack: delayed_ack_enabled.then_some(delayed_ack_timeout),

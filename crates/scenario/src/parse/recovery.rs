@@ -1,4 +1,5 @@
-//! `recovery`, the pairs it refuses with `cc` and `loss_detection`, and `limited_transmit`.
+//! `recovery`, the pairs it refuses with `cc` and `loss_detection`, `limited_transmit` and
+//! `lost_retransmission`.
 
 use cclab_cc::params::did_you_mean;
 use cclab_cc::registry::{AlgorithmInfo, InitialSsthreshUse};
@@ -6,7 +7,7 @@ use toml::Value;
 
 use super::Section;
 use crate::error::ScenarioError;
-use crate::model::{LossDetection, Recovery};
+use crate::model::{LossDetection, LostRetransmission, Recovery};
 
 /// "\"reno\", \"newreno\", \"sack\", \"tahoe\" or \"fack\"", for messages.
 fn listed() -> String {
@@ -81,6 +82,19 @@ pub(super) fn limited_transmit(section: &Section) -> Result<bool, ScenarioError>
         None => Ok(false),
         Some(Value::Boolean(b)) => Ok(*b),
         Some(_) => Err(section.invalid("limited_transmit", "must be true or false")),
+    }
+}
+
+/// `lost_retransmission` (default `"reduce"`, RFC 5681 §4.3; `"continue"`, Linux).
+pub(super) fn lost_retransmission(section: &Section) -> Result<LostRetransmission, ScenarioError> {
+    match section.get("lost_retransmission") {
+        None => Ok(LostRetransmission::Reduce),
+        Some(Value::String(s)) if s == "reduce" => Ok(LostRetransmission::Reduce),
+        Some(Value::String(s)) if s == "continue" => Ok(LostRetransmission::Continue),
+        Some(_) => Err(section.invalid(
+            "lost_retransmission",
+            "must be \"reduce\" (RFC 5681 §4.3: a new reduction) or \"continue\" (Linux: the same recovery)",
+        )),
     }
 }
 

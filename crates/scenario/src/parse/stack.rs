@@ -10,6 +10,7 @@
 //! | --- | --- | --- | --- |
 //! | `loss_detection` | `"rack-tlp"` (with SACK) | `"dupack"` | Linux: `tcp_recovery = 1` (RACK) and TLP on since 4.18/5.0; RFC 6675's rule |
 //! | `limited_transmit` | true | true | Linux counts duplicates as SACKed (`tcp_add_reno_sack`); RFC 5681 §3.2 SHOULD use RFC 3042 |
+//! | `lost_retransmission` | `"continue"` | `"reduce"` | Linux sends a lost retransmission again within the recovery under way (`tcp_fastretrans_alert`); RFC 5681 §4.3 reduces again |
 //! | `undo`, `frto` | true | false | Linux's `tcp_try_undo_*` and `tcp_frto = 2`; RFC 3708, 3522 and 5682 are Experimental |
 //! | `quick_ack` | true | false | Linux's `tcp_incr_quickack`; RFC 5681 §4.2 delays every ACK it may |
 //! | `min_rto` | `"200ms"` | `"1s"` | Linux's `TCP_RTO_MIN`; RFC 6298 §2.4 |
@@ -59,6 +60,12 @@ pub(super) fn expand(section: &Section) -> Result<Option<Table>, ScenarioError> 
     let loss_detection = if linux && sack { "rack-tlp" } else { "dupack" };
     default("loss_detection", Value::String(loss_detection.into()));
     default("limited_transmit", Value::Boolean(true));
+    // Linux keeps the recovery under way when one of its retransmissions is lost
+    // (`tcp_fastretrans_alert`, TCP_CA_Recovery); RFC 5681 §4.3 reduces again.
+    default(
+        "lost_retransmission",
+        Value::String(if linux { "continue" } else { "reduce" }.into()),
+    );
     // Linux undoes spurious reductions (DSACK, timestamps) and runs F-RTO (`tcp_frto = 2`);
     // both are Experimental RFCs (3708, 3522, 5682), not the standards-track baseline.
     default("undo", Value::Boolean(linux));

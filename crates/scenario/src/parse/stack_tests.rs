@@ -1,7 +1,7 @@
 //! `stack`: the keys each stack fills in, a table's own keys winning, and one sentence for a
 //! bad value.
 
-use crate::model::{FlowGroup, LossDetection, Recovery, RtoEstimator};
+use crate::model::{FlowGroup, LossDetection, LostRetransmission, Recovery, RtoEstimator};
 use crate::{ScenarioError, from_str};
 
 fn group(keys: &str) -> Result<FlowGroup, ScenarioError> {
@@ -24,6 +24,7 @@ fn without_stack_the_model_defaults_hold() {
     assert_eq!(g.min_rto.as_nanos(), 200_000_000);
     assert_eq!(g.rto_estimator, RtoEstimator::Rfc6298);
     assert_eq!(g.send_buffer, None);
+    assert_eq!(g.lost_retransmission, LostRetransmission::Reduce);
 }
 
 #[test]
@@ -35,6 +36,7 @@ fn linux_sets_rack_tlp_undo_quick_ack_auto_tuning_and_200_ms() {
     assert!(g.undo && g.frto);
     assert_eq!(g.rto_estimator, RtoEstimator::Linux, "tcp_rtt_estimator");
     assert_eq!(g.send_buffer, Some(4 << 20), "tcp_wmem[2] = 4194304");
+    assert_eq!(g.lost_retransmission, LostRetransmission::Continue);
     // A bulk flow opens no connection; a finite one does (its FCT counts from the SYN).
     assert!(!g.connection.handshake);
     assert!(
@@ -55,6 +57,11 @@ fn rfc_sets_the_duplicate_ack_rule_one_second_and_no_experimental_mechanisms() {
     assert!(!g.undo && !g.frto);
     assert_eq!(g.rto_estimator, RtoEstimator::Rfc6298, "RFC 6298 §2");
     assert!(g.connection.handshake);
+    assert_eq!(
+        g.lost_retransmission,
+        LostRetransmission::Reduce,
+        "RFC 5681 §4.3"
+    );
 }
 
 #[test]
@@ -68,6 +75,8 @@ fn a_key_the_table_gives_wins_over_the_stack() {
     assert_eq!(g.send_buffer, None);
     let g = group("send_buffer = \"64KB\"").unwrap();
     assert_eq!(g.send_buffer, Some(64_000));
+    let g = group("stack = \"linux\"\nlost_retransmission = \"reduce\"").unwrap();
+    assert_eq!(g.lost_retransmission, LostRetransmission::Reduce);
     let g = group("stack = \"rfc\"\nrto_estimator = \"linux\"").unwrap();
     assert_eq!(g.rto_estimator, RtoEstimator::Linux);
     // A recovery without SACK keeps RFC 6675's rule instead of a refused rack-tlp.
@@ -81,6 +90,19 @@ fn a_bad_stack_is_one_sentence() {
     let message = group("stack = \"bsd\"").unwrap_err().to_string();
     assert!(
         message.starts_with("s.toml: flows.0.stack") && message.contains("\"linux\" or \"rfc\""),
+        "{message}"
+    );
+}
+
+#[test]
+fn a_bad_lost_retransmission_is_one_sentence() {
+    let message = group("lost_retransmission = \"ignore\"")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        message.starts_with("s.toml: flows.0.lost_retransmission")
+            && message.contains("\"reduce\"")
+            && message.contains("\"continue\""),
         "{message}"
     );
 }

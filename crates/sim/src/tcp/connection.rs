@@ -42,6 +42,7 @@ pub fn endpoints(
             recovery: group.recovery,
             loss_detection: group.loss_detection,
             limited_transmit: group.limited_transmit,
+            lost_retransmission: group.lost_retransmission,
             receive_window: group.receive_window,
             send_buffer: group.send_buffer,
             min_rto: group.min_rto,

@@ -2,7 +2,7 @@
 //! controller's update, the window during a reduction, the RTO.
 
 use cclab_cc::{Ack, SimTime};
-use cclab_scenario::Recovery;
+use cclab_scenario::{LostRetransmission, Recovery};
 
 use crate::packet::{Packet, PacketKind};
 use crate::tcp::delivery_rate::AckRateState;
@@ -126,8 +126,17 @@ impl Sender {
         let was_reducing = self.is_reducing();
         let later_partial_ack = self.update_loss_state(now, advanced, prior_in_flight);
         // RFC 5681 §4.3: "the loss of a retransmission [...] MUST [lower] cwnd (and ssthresh)"
-        // again. A retransmission of the current episode was lost: start a new one.
-        if retransmission_lost_in_episode && self.state != LossState::Open {
+        // again. A retransmission of the current episode was lost: start a new one. Linux
+        // (`lost_retransmission = "continue"`) resends it within a fast recovery, and starts
+        // one (with its reduction) only from a timeout's recovery.
+        let reduce_again = match self.state {
+            LossState::Open | LossState::Cwr { .. } => false,
+            LossState::Loss { .. } => true,
+            LossState::Recovery { .. } => {
+                self.config.lost_retransmission == LostRetransmission::Reduce
+            }
+        };
+        if retransmission_lost_in_episode && reduce_again {
             self.enter_recovery(now, prior_in_flight, true);
         }
         if probe_outcome == ProbeOutcome::LossRepaired && self.state == LossState::Open {

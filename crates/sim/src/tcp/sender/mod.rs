@@ -43,7 +43,7 @@ mod undo;
 mod variants_tests;
 
 use cclab_cc::{CongestionControl, SimDuration, SimTime};
-use cclab_scenario::{EcnMode, LossDetection, Recovery, RtoEstimator};
+use cclab_scenario::{EcnMode, LossDetection, LostRetransmission, Recovery, RtoEstimator};
 
 use crate::histogram::Histogram;
 use crate::packet::{LoadFactor, Packet};
@@ -75,6 +75,8 @@ pub struct SenderConfig {
     pub loss_detection: LossDetection,
     /// RFC 3042 limited transmit (non-SACK recoveries; SACK's pipe rule already does it).
     pub limited_transmit: bool,
+    /// What a fast recovery does when one of its retransmissions is lost (`ack.rs`).
+    pub lost_retransmission: LostRetransmission,
     pub receive_window: Option<u64>,
     /// The socket's send buffer in payload bytes (`send_buffer.rs`); `None`: unlimited.
     pub send_buffer: Option<u64>,
