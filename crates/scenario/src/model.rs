@@ -281,6 +281,29 @@ impl LostRetransmission {
     }
 }
 
+/// `reduce_from` of a flow group: what a loss or ECN reduction is computed from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ReduceFrom {
+    /// RFC 5681 §3.1 (`ssthresh = max(FlightSize / 2, 2·SMSS)`), RFC 9438 §4.6
+    /// (`flight_size · β`): the data in flight, here RFC 6675's pipe.
+    #[default]
+    Flight,
+    /// Linux: every module's `ssthresh()` reads `snd_cwnd` (`tcp_reno_ssthresh`:
+    /// `max(snd_cwnd >> 1, 2)`; CUBIC's `bictcp_recalc_ssthresh`: `snd_cwnd · β`), the window
+    /// in force, even when the flight is held below it by the receive window, the send
+    /// buffer or the application.
+    Cwnd,
+}
+
+impl ReduceFrom {
+    pub fn name(self) -> &'static str {
+        match self {
+            ReduceFrom::Flight => "flight",
+            ReduceFrom::Cwnd => "cwnd",
+        }
+    }
+}
+
 /// `rto_estimator` of a flow group: how the retransmission timeout follows the RTT.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum RtoEstimator {
@@ -347,6 +370,8 @@ pub struct FlowGroup {
     pub limited_transmit: bool,
     /// `lost_retransmission`: a new reduction (RFC 5681 §4.3) or Linux's same recovery.
     pub lost_retransmission: LostRetransmission,
+    /// `reduce_from`: the flight (the RFCs) or the window (Linux) a reduction starts from.
+    pub reduce_from: ReduceFrom,
     /// `undo`: undo window reductions found spurious by DSACK or timestamps (Linux
     /// `tcp_try_undo_*`); off by default.
     pub undo: bool,

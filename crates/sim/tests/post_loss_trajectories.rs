@@ -244,6 +244,47 @@ fn reno_halves_then_adds_one_segment_per_rtt() {
     }
 }
 
+/// What the reduction starts from when the receive window holds the flight below cwnd:
+/// RFC 5681 §3.1's `ssthresh = max(FlightSize / 2, 2·SMSS)` against Linux's
+/// `tcp_reno_ssthresh`, `max(snd_cwnd >> 1, 2)` (`reduce_from = "flight"` or `"cwnd"`).
+/// In slow start cwnd keeps growing while it is below twice the largest flight (Linux's
+/// `tcp_is_cwnd_limited`), so with a 100-segment receive window it stands near 200
+/// segments while 100 are in flight.
+#[test]
+fn reno_reduces_from_the_flight_or_from_the_window() {
+    for reduce_from in ["flight", "cwnd"] {
+        let text = dumbbell(
+            "100Mbps",
+            20,
+            2.0,
+            &format!(
+                "cc = \"reno\"\nreceive_window = 100\nreduce_from = \"{reduce_from}\"\ndrop = [3000]"
+            ),
+        );
+        let (result, samples) = run(&text);
+        let loss = single_loss(&result, &samples);
+        eprintln!(
+            "{reduce_from}: cwnd {:.1}, flight {:.1}, ssthresh {:.1}",
+            loss.cwnd, loss.flight, loss.ssthresh
+        );
+        // At most the 100 segments the window allows (one sample before the detection).
+        assert!(
+            (95.0..=100.0).contains(&loss.flight),
+            "the receive window holds the flight"
+        );
+        assert!(loss.cwnd > 150.0, "cwnd grew past the flight in slow start");
+        let expected = match reduce_from {
+            "flight" => loss.flight / 2.0,
+            _ => loss.cwnd / 2.0,
+        };
+        assert!(
+            (loss.ssthresh - expected).abs() <= 1.0,
+            "{reduce_from}: ssthresh {:.2}, expected {expected:.2}",
+            loss.ssthresh
+        );
+    }
+}
+
 // ---------------------------------------------------------------------------------------
 // HighSpeed TCP
 

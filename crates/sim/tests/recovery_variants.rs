@@ -286,7 +286,10 @@ lost_retransmission = "RULE"
     assert!(reduce.windows(2).any(|w| w[1].1 < w[0].1));
     // Under "continue" the same first recovery is the only one while the overshoot is
     // repaired: no episode starts from a lost retransmission, and its segments are resent.
-    assert!(cont.iter().all(|(detail, _)| *detail != "retransmission_lost"));
+    assert!(
+        cont.iter()
+            .all(|(detail, _)| *detail != "retransmission_lost")
+    );
     assert_eq!(cont[0], reduce[0], "the same first loss and reduction");
     assert!(cont.len() < reduce.len());
     assert!(cont_retransmissions > 0 && reduce_retransmissions > 0);

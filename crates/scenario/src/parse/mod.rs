@@ -592,6 +592,7 @@ const FLOW_KEYS: &[&str] = &[
     "loss_detection",
     "limited_transmit",
     "lost_retransmission",
+    "reduce_from",
     "stack",
     "undo",
     "frto",
@@ -786,6 +787,7 @@ fn flow_group(section: &Section, topology: &Topology) -> Result<FlowGroup, Scena
     recovery::check_loss_detection(section, recovery, loss_detection)?;
     let limited_transmit = recovery::limited_transmit(section)?;
     let lost_retransmission = recovery::lost_retransmission(section)?;
+    let reduce_from = recovery::reduce_from(section)?;
     let (undo, frto) = undo::undo_and_frto(section)?;
     let delayed_ack_enabled = match section.get("delayed_ack") {
         None => true,
@@ -913,6 +915,7 @@ fn flow_group(section: &Section, topology: &Topology) -> Result<FlowGroup, Scena
         loss_detection,
         limited_transmit,
         lost_retransmission,
+        reduce_from,
         undo,
         frto,
         delayed_ack: delayed_ack_enabled.then_some(delayed_ack_timeout),

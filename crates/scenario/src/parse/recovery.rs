@@ -1,5 +1,5 @@
-//! `recovery`, the pairs it refuses with `cc` and `loss_detection`, `limited_transmit` and
-//! `lost_retransmission`.
+//! `recovery`, the pairs it refuses with `cc` and `loss_detection`, `limited_transmit`,
+//! `lost_retransmission` and `reduce_from`.
 
 use cclab_cc::params::did_you_mean;
 use cclab_cc::registry::{AlgorithmInfo, InitialSsthreshUse};
@@ -7,7 +7,7 @@ use toml::Value;
 
 use super::Section;
 use crate::error::ScenarioError;
-use crate::model::{LossDetection, LostRetransmission, Recovery};
+use crate::model::{LossDetection, LostRetransmission, Recovery, ReduceFrom};
 
 /// "\"reno\", \"newreno\", \"sack\", \"tahoe\" or \"fack\"", for messages.
 fn listed() -> String {
@@ -94,6 +94,19 @@ pub(super) fn lost_retransmission(section: &Section) -> Result<LostRetransmissio
         Some(_) => Err(section.invalid(
             "lost_retransmission",
             "must be \"reduce\" (RFC 5681 §4.3: a new reduction) or \"continue\" (Linux: the same recovery)",
+        )),
+    }
+}
+
+/// `reduce_from` (default `"flight"`, the RFCs; `"cwnd"`, Linux).
+pub(super) fn reduce_from(section: &Section) -> Result<ReduceFrom, ScenarioError> {
+    match section.get("reduce_from") {
+        None => Ok(ReduceFrom::Flight),
+        Some(Value::String(s)) if s == "flight" => Ok(ReduceFrom::Flight),
+        Some(Value::String(s)) if s == "cwnd" => Ok(ReduceFrom::Cwnd),
+        Some(_) => Err(section.invalid(
+            "reduce_from",
+            "must be \"flight\" (RFC 5681 §3.1: FlightSize) or \"cwnd\" (Linux: snd_cwnd)",
         )),
     }
 }

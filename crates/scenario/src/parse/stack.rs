@@ -11,6 +11,7 @@
 //! | `loss_detection` | `"rack-tlp"` (with SACK) | `"dupack"` | Linux: `tcp_recovery = 1` (RACK) and TLP on since 4.18/5.0; RFC 6675's rule |
 //! | `limited_transmit` | true | true | Linux counts duplicates as SACKed (`tcp_add_reno_sack`); RFC 5681 §3.2 SHOULD use RFC 3042 |
 //! | `lost_retransmission` | `"continue"` | `"reduce"` | Linux sends a lost retransmission again within the recovery under way (`tcp_fastretrans_alert`); RFC 5681 §4.3 reduces again |
+//! | `reduce_from` | `"cwnd"` | `"flight"` | every Linux module's `ssthresh()` reads `snd_cwnd` (`tcp_reno_ssthresh`); RFC 5681 §3.1 and RFC 9438 §4.6 use the flight |
 //! | `undo`, `frto` | true | false | Linux's `tcp_try_undo_*` and `tcp_frto = 2`; RFC 3708, 3522 and 5682 are Experimental |
 //! | `quick_ack` | true | false | Linux's `tcp_incr_quickack`; RFC 5681 §4.2 delays every ACK it may |
 //! | `min_rto` | `"200ms"` | `"1s"` | Linux's `TCP_RTO_MIN`; RFC 6298 §2.4 |
@@ -65,6 +66,11 @@ pub(super) fn expand(section: &Section) -> Result<Option<Table>, ScenarioError> 
     default(
         "lost_retransmission",
         Value::String(if linux { "continue" } else { "reduce" }.into()),
+    );
+    // Linux's modules compute ssthresh from snd_cwnd; RFC 5681 and RFC 9438 from the flight.
+    default(
+        "reduce_from",
+        Value::String(if linux { "cwnd" } else { "flight" }.into()),
     );
     // Linux undoes spurious reductions (DSACK, timestamps) and runs F-RTO (`tcp_frto = 2`);
     // both are Experimental RFCs (3708, 3522, 5682), not the standards-track baseline.

@@ -1,7 +1,9 @@
 //! `stack`: the keys each stack fills in, a table's own keys winning, and one sentence for a
 //! bad value.
 
-use crate::model::{FlowGroup, LossDetection, LostRetransmission, Recovery, RtoEstimator};
+use crate::model::{
+    FlowGroup, LossDetection, LostRetransmission, Recovery, ReduceFrom, RtoEstimator,
+};
 use crate::{ScenarioError, from_str};
 
 fn group(keys: &str) -> Result<FlowGroup, ScenarioError> {
@@ -25,6 +27,7 @@ fn without_stack_the_model_defaults_hold() {
     assert_eq!(g.rto_estimator, RtoEstimator::Rfc6298);
     assert_eq!(g.send_buffer, None);
     assert_eq!(g.lost_retransmission, LostRetransmission::Reduce);
+    assert_eq!(g.reduce_from, ReduceFrom::Flight);
 }
 
 #[test]
@@ -37,6 +40,11 @@ fn linux_sets_rack_tlp_undo_quick_ack_auto_tuning_and_200_ms() {
     assert_eq!(g.rto_estimator, RtoEstimator::Linux, "tcp_rtt_estimator");
     assert_eq!(g.send_buffer, Some(4 << 20), "tcp_wmem[2] = 4194304");
     assert_eq!(g.lost_retransmission, LostRetransmission::Continue);
+    assert_eq!(
+        g.reduce_from,
+        ReduceFrom::Cwnd,
+        "tcp_reno_ssthresh reads snd_cwnd"
+    );
     // A bulk flow opens no connection; a finite one does (its FCT counts from the SYN).
     assert!(!g.connection.handshake);
     assert!(
@@ -61,6 +69,11 @@ fn rfc_sets_the_duplicate_ack_rule_one_second_and_no_experimental_mechanisms() {
         g.lost_retransmission,
         LostRetransmission::Reduce,
         "RFC 5681 §4.3"
+    );
+    assert_eq!(
+        g.reduce_from,
+        ReduceFrom::Flight,
+        "RFC 5681 §3.1: FlightSize"
     );
 }
 
@@ -103,6 +116,17 @@ fn a_bad_lost_retransmission_is_one_sentence() {
         message.starts_with("s.toml: flows.0.lost_retransmission")
             && message.contains("\"reduce\"")
             && message.contains("\"continue\""),
+        "{message}"
+    );
+}
+
+#[test]
+fn a_bad_reduce_from_is_one_sentence() {
+    let message = group("reduce_from = \"pipe\"").unwrap_err().to_string();
+    assert!(
+        message.starts_with("s.toml: flows.0.reduce_from")
+            && message.contains("\"flight\"")
+            && message.contains("\"cwnd\""),
         "{message}"
     );
 }

@@ -43,6 +43,7 @@ pub fn endpoints(
             loss_detection: group.loss_detection,
             limited_transmit: group.limited_transmit,
             lost_retransmission: group.lost_retransmission,
+            reduce_from: group.reduce_from,
             receive_window: group.receive_window,
             send_buffer: group.send_buffer,
             min_rto: group.min_rto,

@@ -43,7 +43,9 @@ mod undo;
 mod variants_tests;
 
 use cclab_cc::{CongestionControl, SimDuration, SimTime};
-use cclab_scenario::{EcnMode, LossDetection, LostRetransmission, Recovery, RtoEstimator};
+use cclab_scenario::{
+    EcnMode, LossDetection, LostRetransmission, Recovery, ReduceFrom, RtoEstimator,
+};
 
 use crate::histogram::Histogram;
 use crate::packet::{LoadFactor, Packet};
@@ -77,6 +79,8 @@ pub struct SenderConfig {
     pub limited_transmit: bool,
     /// What a fast recovery does when one of its retransmissions is lost (`ack.rs`).
     pub lost_retransmission: LostRetransmission,
+    /// What a reduction starts from: the flight (the RFCs) or the window (Linux).
+    pub reduce_from: ReduceFrom,
     pub receive_window: Option<u64>,
     /// The socket's send buffer in payload bytes (`send_buffer.rs`); `None`: unlimited.
     pub send_buffer: Option<u64>,

@@ -2,7 +2,7 @@
 //! the window while in them, leaving.
 
 use cclab_cc::{CongestionEvent, SimTime};
-use cclab_scenario::Recovery;
+use cclab_scenario::{Recovery, ReduceFrom};
 
 use crate::trace::FlowEventKind;
 
@@ -194,14 +194,29 @@ impl Sender {
     }
 
     pub(super) fn congestion_event(&mut self, now: SimTime, flight: u64) {
+        let base = self.reduction_base(flight);
         // The controller reduces its own window now: it is in force again.
         self.restart_cap = u64::MAX;
         self.cc.on_congestion_event(&CongestionEvent {
             now,
-            bytes_in_flight: flight,
+            bytes_in_flight: base,
             srtt: self.rtt.srtt(),
             min_rtt: self.rtt.min_rtt(),
         });
+    }
+
+    /// What the controller's reduction is computed from (`reduce_from`), handed to it as the
+    /// event's `bytes_in_flight`: the flight given (RFC 5681 §3.1 FlightSize, here the RFC
+    /// 6675 pipe), or Linux's `snd_cwnd`, which every Linux module's `ssthresh()` reads
+    /// (`tcp_reno_ssthresh`, CUBIC's `bictcp_recalc_ssthresh`). Linux reduces from the open
+    /// state, or from a timeout's (its slow-start window), where `snd_cwnd` is the
+    /// controller's window under the sender's caps; not [`Sender::window`], which already
+    /// follows the recovery's state when this is called.
+    pub(super) fn reduction_base(&self, flight: u64) -> u64 {
+        match self.config.reduce_from {
+            ReduceFrom::Flight => flight,
+            ReduceFrom::Cwnd => self.cc.cwnd().min(self.restart_cap).min(self.share_cap),
+        }
     }
 
     /// In fast recovery or an ECN reduction: the window is coming down; it does not grow.

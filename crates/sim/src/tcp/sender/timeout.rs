@@ -25,10 +25,10 @@ impl Sender {
             rt.reorder_deadline = None;
         }
         self.stats.timeouts += 1;
-        self.restart_cap = u64::MAX;
         // RFC 6675 pipe rather than FlightSize: after long SACK recoveries FlightSize also
-        // counts SACKed data that has left the network.
-        let flight = self.board.pipe();
+        // counts SACKed data that has left the network. (Linux: snd_cwnd, `reduce_from`.)
+        let flight = self.reduction_base(self.board.pipe());
+        self.restart_cap = u64::MAX;
         let una = self.board.snd_una();
         let event = TimeoutEvent {
             now,
