@@ -8,6 +8,7 @@
 pub mod merge;
 pub mod plan;
 pub mod runner;
+pub mod schedule;
 pub mod shard;
 pub mod shared_folder;
 pub mod slurm;

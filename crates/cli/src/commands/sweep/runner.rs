@@ -17,9 +17,8 @@ use cclab_scenario::sweep::{DEFAULT_MAX_RUNS, Plan, Sweep};
 use cclab_scenario::{RunSpec, load_sweep};
 use cclab_sim::{NullSink, Simulation, Tee, TraceSink};
 use indicatif::{ProgressBar, ProgressStyle};
-use rayon::prelude::*;
 
-use super::{Shard, shared_folder};
+use super::{Shard, schedule, shared_folder};
 use crate::Failure;
 
 pub struct SweepArgs {
@@ -106,6 +105,8 @@ fn run_one(spec: &RunSpec, dir: &Path, keep_runs: bool) -> anyhow::Result<()> {
 pub struct Validated {
     pub ids: Vec<String>,
     pub largest_run_bytes: u64,
+    /// Each run's estimated work ([`schedule::work_estimate`]), in order.
+    pub work: Vec<u128>,
 }
 
 /// Validate every run of `plan` in order, keeping only what running them needs. Runs whose
@@ -118,6 +119,7 @@ pub fn validate(
     let mut out = Validated {
         ids: Vec::with_capacity(plan.len()),
         largest_run_bytes: 0,
+        work: Vec::with_capacity(plan.len()),
     };
     for index in 0..plan.len() {
         let run = plan.run(index)?;
@@ -127,6 +129,7 @@ pub fn validate(
         out.largest_run_bytes = out
             .largest_run_bytes
             .max(run.scenario.memory_estimate().bytes);
+        out.work.push(schedule::work_estimate(&run.scenario));
         out.ids.push(run.id);
     }
     Ok(out)
@@ -165,7 +168,53 @@ fn memory_threads(run_bytes: u64) -> usize {
         .max(1)
 }
 
-pub fn sweep(args: SweepArgs) -> Result<(), Failure> {
+/// A sweep checked and ready to run: its folder and manifest written, the runs of its slice
+/// not yet recorded found. [`run_pending`] runs them (with those of other sweeps, as
+/// `cclab reproduce` does) and [`finish`] gathers the results.
+pub struct Prepared {
+    sweep: Sweep,
+    max_runs: u64,
+    file: PathBuf,
+    overrides: Vec<String>,
+    dir: PathBuf,
+    manifest: SweepManifest,
+    shard: Option<Shard>,
+    keep_runs: bool,
+    no_plots: bool,
+    no_report: bool,
+    /// Runs in this slice (all of the sweep without `--shard`).
+    mine: usize,
+    /// Indices of the runs still to do, in plan order, with their estimated work.
+    pending: Vec<(usize, u128)>,
+    largest_run_bytes: u64,
+}
+
+impl Prepared {
+    /// The runs still to do.
+    pub fn pending(&self) -> usize {
+        self.pending.len()
+    }
+
+    /// The sweep's name (its base scenario's).
+    pub fn name(&self) -> &str {
+        &self.manifest.name
+    }
+
+    /// "N runs[, shard I/N has M]; D already done" for messages.
+    pub fn counts_text(&self) -> String {
+        let shard_text = self.shard.map_or(String::new(), |s| {
+            format!(", shard {}/{} has {}", s.index, s.count, self.mine)
+        });
+        format!(
+            "{} runs{shard_text}; {} already done",
+            self.manifest.runs.len(),
+            self.mine - self.pending.len()
+        )
+    }
+}
+
+/// Check a sweep, create its folder and find the runs still to do (nothing runs).
+pub fn prepare(args: SweepArgs) -> Result<Prepared, Failure> {
     let bad = |e: anyhow::Error| Failure::BadInput(e);
     let failed = |e: anyhow::Error| Failure::RunFailed(e);
     let sweep = load_sweep(&args.file, &args.overrides).map_err(|e| bad(e.into()))?;
@@ -178,9 +227,8 @@ pub fn sweep(args: SweepArgs) -> Result<(), Failure> {
     if args.jobs == Some(0) {
         return Err(bad(anyhow!("--jobs 0: give at least one job")));
     }
-    let plan = sweep
-        .plan(args.max_runs.unwrap_or(DEFAULT_MAX_RUNS))
-        .map_err(|e| bad(e.into()))?;
+    let max_runs = args.max_runs.unwrap_or(DEFAULT_MAX_RUNS);
+    let plan = sweep.plan(max_runs).map_err(|e| bad(e.into()))?;
     // Every run is checked before anything runs; only the ids are kept.
     let validated = validate(&plan, args.keep_runs).map_err(|e| bad(e.into()))?;
     let name = plan.run(0).map_err(|e| bad(e.into()))?.scenario.name;
@@ -207,7 +255,12 @@ pub fn sweep(args: SweepArgs) -> Result<(), Failure> {
         }
     }
 
-    let manifest = manifest_of(&sweep, name, validated.ids);
+    let Validated {
+        ids,
+        largest_run_bytes,
+        work,
+    } = validated;
+    let manifest = manifest_of(&sweep, name, ids);
     let recorded_manifest = SweepManifest::read(&dir).ok();
     if let Some(existing) = &recorded_manifest
         && existing.fingerprint != manifest.fingerprint
@@ -239,43 +292,82 @@ pub fn sweep(args: SweepArgs) -> Result<(), Failure> {
             .map_err(failed)?;
         }
     }
-    let pending: Vec<usize> = mine
+    let pending: Vec<(usize, u128)> = mine
         .iter()
         .copied()
         .filter(|&i| Row::read(&rows_dir, &manifest.runs[i]).is_none())
+        .map(|i| (i, work[i]))
         .collect();
+    drop(plan);
+    Ok(Prepared {
+        sweep,
+        max_runs,
+        file: args.file,
+        overrides: args.overrides,
+        dir,
+        manifest,
+        shard,
+        keep_runs: args.keep_runs,
+        no_plots: args.no_plots,
+        no_report: args.no_report,
+        mine: mine.len(),
+        pending,
+        largest_run_bytes,
+    })
+}
+
+/// Threads for running `sweeps` together when `asked` were asked for ([`thread_count`]),
+/// and why fewer, if so (empty when not).
+pub fn threads_for(sweeps: &[&Prepared], asked: usize, user_asked: bool) -> (usize, String) {
+    let pending: usize = sweeps.iter().map(|p| p.pending()).sum();
+    let largest = sweeps
+        .iter()
+        .map(|p| p.largest_run_bytes)
+        .max()
+        .unwrap_or(0);
     let cores = available_cores();
-    let asked = args.jobs.unwrap_or_else(rayon::current_num_threads);
-    let jobs = thread_count(asked, pending.len(), cores, validated.largest_run_bytes);
-    let shard_text = shard.map_or(String::new(), |s| {
-        format!(", shard {}/{} has {}", s.index, s.count, mine.len())
-    });
-    let by_memory = memory_threads(validated.largest_run_bytes);
+    let jobs = thread_count(asked, pending, cores, largest);
+    let by_memory = memory_threads(largest);
     // Memory always gets a word (it is why the sweep is slower than the cores allow); the
     // other caps only when the user asked for a number, the default being ours.
-    let capped_text = if jobs == by_memory && jobs < asked.min(pending.len()) {
+    let capped_text = if jobs == by_memory && jobs < asked.min(pending) {
         format!(
             " (limited by memory: a run may need {:.1} GB and runs at once must fit in {:.1} GB)",
-            validated.largest_run_bytes as f64 / 1e9,
+            largest as f64 / 1e9,
             MEMORY_LIMIT_BYTES as f64 / 1e9
         )
-    } else if args.jobs.is_some() && jobs < asked {
+    } else if user_asked && jobs < asked {
         format!(
             " (--jobs {asked} capped: at most one thread per run to do and 4 per core, {cores} cores)"
         )
     } else {
         String::new()
     };
-    crate::emit(&format!(
-        "sweep {}: {} runs{shard_text}; {} already done, running {} on {jobs} threads{capped_text}\n",
-        manifest.name,
-        plan.len(),
-        mine.len() - pending.len(),
-        pending.len()
-    ));
+    (jobs, capped_text)
+}
 
-    let bar = if !args.quiet && std::io::stderr().is_terminal() {
-        let b = ProgressBar::new(pending.len() as u64);
+/// Run the pending runs of `sweeps` together on `jobs` threads, the longest first
+/// ([`schedule`]), each recording its row (or its failure). Returns each sweep's failure
+/// messages and the wall time taken.
+pub fn run_pending(sweeps: &[&Prepared], jobs: usize, quiet: bool) -> (Vec<Vec<String>>, f64) {
+    let plans: Vec<Result<Plan<'_>, String>> = sweeps
+        .iter()
+        .map(|p| p.sweep.plan(p.max_runs).map_err(|e| e.to_string()))
+        .collect();
+    // (sweep, run index, estimated work) of every pending run, then the order to start them.
+    let runs: Vec<(usize, usize, u128)> = sweeps
+        .iter()
+        .enumerate()
+        .flat_map(|(s, p)| p.pending.iter().map(move |&(i, work)| (s, i, work)))
+        .collect();
+    let work: Vec<u128> = runs.iter().map(|r| r.2).collect();
+    let order: Vec<(usize, usize)> = schedule::longest_first(&work)
+        .into_iter()
+        .map(|k| (runs[k].0, runs[k].1))
+        .collect();
+
+    let bar = if !quiet && std::io::stderr().is_terminal() {
+        let b = ProgressBar::new(order.len() as u64);
         b.set_style(
             ProgressStyle::with_template(
                 "{bar:40} {pos}/{len} runs, {elapsed} elapsed, ~{eta} left",
@@ -286,68 +378,86 @@ pub fn sweep(args: SweepArgs) -> Result<(), Failure> {
     } else {
         ProgressBar::hidden()
     };
-    let failures: Mutex<Vec<String>> = Mutex::new(Vec::new());
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs)
-        .build()
-        .map_err(|e| failed(e.into()))?;
+    let failures: Vec<Mutex<Vec<String>>> = sweeps.iter().map(|_| Mutex::new(Vec::new())).collect();
     let started = Instant::now();
-    pool.install(|| {
-        pending.par_iter().for_each(|&index| {
-            // Validated above, so building it again succeeds; an error is reported all the same.
-            let outcome = plan
+    schedule::run_in_order(&order, jobs, |&(s, index)| {
+        let prepared = sweeps[s];
+        // Validated by `prepare`, so building it again succeeds; an error is reported all
+        // the same.
+        let outcome = match &plans[s] {
+            Ok(plan) => plan
                 .run(index)
                 .map_err(anyhow::Error::from)
-                .and_then(|spec| run_one(&spec, &dir, args.keep_runs));
-            // `cclab sweep status` reports failed runs from these records.
-            let id = &manifest.runs[index];
-            let recorded = match outcome {
-                Ok(()) => shared_folder::clear_failure(&dir, id),
-                Err(e) => {
-                    let message = format!("{e:#}");
-                    let record = shared_folder::record_failure(&dir, id, &message);
-                    failures
-                        .lock()
-                        .expect("no run panics while holding the lock")
-                        .push(message);
-                    record
-                }
-            };
-            if let Err(e) = recorded {
-                failures
-                    .lock()
-                    .expect("no run panics while holding the lock")
-                    .push(format!("cannot record the outcome of run {id}: {e}"));
+                .and_then(|spec| run_one(&spec, &prepared.dir, prepared.keep_runs)),
+            Err(e) => Err(anyhow!("{e}")),
+        };
+        // `cclab sweep status` reports failed runs from these records.
+        let id = &prepared.manifest.runs[index];
+        let mut failed = failures[s]
+            .lock()
+            .expect("no run panics while holding the lock");
+        let recorded = match outcome {
+            Ok(()) => shared_folder::clear_failure(&prepared.dir, id),
+            Err(e) => {
+                let message = format!("{e:#}");
+                let record = shared_folder::record_failure(&prepared.dir, id, &message);
+                failed.push(message);
+                record
             }
-            bar.inc(1);
-        })
+        };
+        if let Err(e) = recorded {
+            failed.push(format!("cannot record the outcome of run {id}: {e}"));
+        }
+        drop(failed);
+        bar.inc(1);
     });
     bar.finish_and_clear();
+    let failures = failures
+        .into_iter()
+        .map(|f| f.into_inner().expect("the workers have finished"))
+        .collect();
+    (failures, started.elapsed().as_secs_f64())
+}
 
+/// After its runs: gather the sweep's results (results.csv, figures, report) when it is
+/// complete or alone in its folder, and fail if any of its runs did (`failures`, from
+/// [`run_pending`]; `wall`: the time they took).
+pub fn finish(prepared: &Prepared, failures: Vec<String>, wall: f64) -> Result<(), Failure> {
+    let failed = |e: anyhow::Error| Failure::RunFailed(e);
+    let Prepared {
+        dir,
+        manifest,
+        shard,
+        ..
+    } = prepared;
+    let rows_dir = dir.join("rows");
+    let runs = manifest.runs.len();
     // A slice writes the gathered files when it is alone in its folder (its own folder, to
     // be merged later) or when the whole sweep is done; slices sharing a folder otherwise
     // leave them to the last one.
-    let recorded = manifest.recorded_count(&dir);
+    let recorded = manifest.recorded_count(dir);
     let others_recorded = shard.is_some_and(|s| {
-        (0..plan.len()).any(|i| !s.contains(i) && Row::path(&rows_dir, &manifest.runs[i]).exists())
+        (0..runs).any(|i| !s.contains(i) && Row::path(&rows_dir, &manifest.runs[i]).exists())
     });
-    let gather = shard.is_none() || recorded == plan.len() || !others_recorded;
-    let wall = started.elapsed().as_secs_f64();
+    let gather = shard.is_none() || recorded == runs || !others_recorded;
     if gather {
-        let recorded = shared_folder::with_gather_lock(&dir, || -> anyhow::Result<usize> {
+        let recorded = shared_folder::with_gather_lock(dir, || -> anyhow::Result<usize> {
             let recorded = manifest
-                .write_results(&dir)
+                .write_results(dir)
                 .with_context(|| format!("cannot write {}", dir.join("results.csv").display()))?;
-            if !args.no_plots {
-                crate::commands::plot::plot_sweep_folder(&dir)?;
+            if !prepared.no_plots {
+                crate::commands::plot::plot_sweep_folder(dir)?;
             }
-            if !args.no_report {
+            if !prepared.no_report {
                 let options = ReportOptions {
-                    figures: !args.no_plots,
-                    scenario: crate::commands::report::scenario_text(&args.file, &args.overrides),
+                    figures: !prepared.no_plots,
+                    scenario: crate::commands::report::scenario_text(
+                        &prepared.file,
+                        &prepared.overrides,
+                    ),
                     sections: Vec::new(),
                 };
-                let path = write_report(&dir, &options)?;
+                let path = write_report(dir, &options)?;
                 crate::emit(&format!("report in {}\n", path.display()));
             }
             Ok(recorded)
@@ -358,27 +468,41 @@ pub fn sweep(args: SweepArgs) -> Result<(), Failure> {
         crate::emit(&format!(
             "{} of {} runs recorded in {} ({wall:.1} s wall); results in {}\n",
             recorded,
-            plan.len(),
+            runs,
             dir.display(),
             dir.join("results.csv").display()
         ));
     } else {
         crate::emit(&format!(
             "{recorded} of {} runs recorded in {} ({wall:.1} s wall); the slice that finishes the sweep writes results.csv (see `cclab sweep status {}`)\n",
-            plan.len(),
+            runs,
             dir.display(),
             dir.display()
         ));
     }
-    let failures = failures.into_inner().expect("the pool has finished");
     if let Some(first) = failures.first() {
         return Err(failed(anyhow!(
             "{} of {} runs failed (they will be retried on the next run); the first: {first}",
             failures.len(),
-            pending.len()
+            prepared.pending.len()
         )));
     }
     Ok(())
+}
+
+pub fn sweep(args: SweepArgs) -> Result<(), Failure> {
+    let (jobs_asked, quiet) = (args.jobs, args.quiet);
+    let prepared = prepare(args)?;
+    let asked = jobs_asked.unwrap_or_else(rayon::current_num_threads);
+    let (jobs, capped_text) = threads_for(&[&prepared], asked, jobs_asked.is_some());
+    crate::emit(&format!(
+        "sweep {}: {}, running {} on {jobs} threads{capped_text}\n",
+        prepared.name(),
+        prepared.counts_text(),
+        prepared.pending()
+    ));
+    let (mut failures, wall) = run_pending(&[&prepared], jobs, quiet);
+    finish(&prepared, failures.remove(0), wall)
 }
 
 #[cfg(test)]
