@@ -191,6 +191,53 @@ fn kernel_cubic_fills_a_20_mbps_dumbbell_and_leaves_nothing_behind() {
             .nth(2)
             .is_some_and(|c| c.parse::<u64>().is_ok_and(|c| c > 0))
     }));
+    // Beyond the contract: whether the kernel's delivery-rate sample was application-limited
+    // (0 or 1; a bulk CUBIC flow filling the link is not, most of the time), and the
+    // receiving socket's window at the same tick, once the receiver has accepted the
+    // connection: the window it advertised (tcpi_rcv_wnd), within the largest its buffer
+    // allows (TCP_WINDOW_CLAMP) rounded up to the window scale's unit (__tcp_select_window
+    // aligns it to 2^rcv_wscale, 1024 with tcp_rmem[2] = 32 MiB; 2^14 at most), and that
+    // clamp is at most the buffer (SO_RCVBUF).
+    let header: Vec<&str> = series.lines().next().expect("header").split(',').collect();
+    let column = |name: &str| header.iter().position(|&c| c == name).expect(name);
+    let (app_limited, window, clamp, rcvbuf) = (
+        column("app_limited"),
+        column("receiver_window_bytes"),
+        column("receiver_window_clamp_bytes"),
+        column("receiver_rcvbuf_bytes"),
+    );
+    let cells: Vec<Vec<&str>> = rows.iter().map(|r| r.split(',').collect()).collect();
+    assert!(
+        cells
+            .iter()
+            .all(|c| c[app_limited] == "0" || c[app_limited] == "1")
+    );
+    let limited = cells.iter().filter(|c| c[app_limited] == "1").count();
+    assert!(
+        limited < rows.len() / 2,
+        "{limited} of {} samples app-limited",
+        rows.len()
+    );
+    let windows: Vec<(u64, u64, u64)> = cells
+        .iter()
+        .filter_map(|c| {
+            Some((
+                c[window].parse().ok()?,
+                c[clamp].parse().ok()?,
+                c[rcvbuf].parse().ok()?,
+            ))
+        })
+        .collect();
+    assert!(windows.len() >= 990, "{} receiver samples", windows.len());
+    assert!(
+        windows
+            .iter()
+            .all(|&(w, c, b)| w > 0 && w <= c + (1 << 14) && c <= b),
+        "{:?}",
+        windows
+            .iter()
+            .find(|&&(w, c, b)| !(w > 0 && w <= c + (1 << 14) && c <= b))
+    );
     // The drop-tail buffer of 1 BDP (20 Mbit/s × 40 ms / 1500 B = 66.7 → 67 packets) is
     // the most the queue can hold.
     assert!(

@@ -20,7 +20,7 @@ use crate::host::{Host, ip_here};
 use crate::plan::{Plan, plan};
 use crate::preflight::{check_machine, kernel_congestion_controls};
 use crate::shaper::Shaper;
-use crate::tcp_info::TcpInfo;
+use crate::tcp_info::{ReceiverInfo, TcpInfo};
 use crate::tun::Tun;
 
 const SENDER_ADDRESS: &str = "10.77.0.1";
@@ -44,6 +44,8 @@ pub struct FlowRecord {
     pub size: Option<u64>,
     pub connected: Option<SimTime>,
     pub samples: Vec<(SimTime, TcpInfo)>,
+    /// The receiving socket's window at the same ticks (`receiver,…` lines).
+    pub receiver_samples: Vec<(SimTime, ReceiverInfo)>,
     pub last: Option<TcpInfo>,
     pub finished: Option<SimTime>,
     pub error: Option<String>,
@@ -78,8 +80,16 @@ pub fn emulate(emulation: &Emulation, plan: Plan) -> Result<EmulationReport, Emu
         args
     };
 
-    let ports = plan.flows.iter().map(|f| f.port.to_string()).collect();
-    let mut receiver = Host::spawn("receiver", &emulation.program, &args("receiver", ports))?;
+    let mut receiver_args = vec![
+        plan.interval.as_nanos().to_string(),
+        plan.duration.as_nanos().to_string(),
+    ];
+    receiver_args.extend(plan.flows.iter().map(|f| f.port.to_string()));
+    let mut receiver = Host::spawn(
+        "receiver",
+        &emulation.program,
+        &args("receiver", receiver_args),
+    )?;
     let receiver_name = format!("cce{pid}r");
     let receiver_tun = attach_tun(
         &receiver,
@@ -115,18 +125,22 @@ pub fn emulate(emulation: &Emulation, plan: Plan) -> Result<EmulationReport, Emu
         RECEIVER_ADDRESS,
         plan.mtu,
     )?;
-    let output = sender
-        .take_stdout()
-        .ok_or_else(|| EmuError::Endpoint("the sender's output was taken".into()))?;
+    // Both hosts' lines, in one channel: the sender's and the receiver's samples.
     let (lines_tx, lines) = mpsc::channel::<String>();
-    std::thread::spawn(move || {
-        use std::io::BufRead;
-        for line in output.lines().map_while(Result::ok) {
-            if lines_tx.send(line).is_err() {
-                break;
+    for host in [&mut sender, &mut receiver] {
+        let output = host
+            .take_stdout()
+            .ok_or_else(|| EmuError::Endpoint("a host's output was taken".into()))?;
+        let lines_tx = lines_tx.clone();
+        std::thread::spawn(move || {
+            use std::io::BufRead;
+            for line in output.lines().map_while(Result::ok) {
+                if lines_tx.send(line).is_err() {
+                    break;
+                }
             }
-        }
-    });
+        });
+    }
 
     let mut forwarder = Forwarder::new(
         sender_tun,
@@ -134,7 +148,9 @@ pub fn emulate(emulation: &Emulation, plan: Plan) -> Result<EmulationReport, Emu
         Shaper::new(plan.forward),
         Shaper::new(plan.reverse),
     );
+    // Time zero for both: the receiver samples at the sender's ticks.
     sender.tell("go")?;
+    receiver.tell("go")?;
     let end = SimTime::ZERO + plan.duration;
     forwarder.run(end, plan.interval)?;
 
@@ -151,16 +167,17 @@ pub fn emulate(emulation: &Emulation, plan: Plan) -> Result<EmulationReport, Emu
             ..FlowRecord::default()
         })
         .collect();
-    // The sender prints its last samples at the end and exits: a few seconds at most.
+    // Each host prints its last samples at the end, then `end`: a few seconds at most.
     let deadline = Instant::now() + Duration::from_secs(5);
-    loop {
+    let mut ended = 0;
+    while ended < 2 {
         let left = deadline.saturating_duration_since(Instant::now());
         match lines.recv_timeout(left) {
-            Ok(line) if line == "end" => break,
+            Ok(line) if line == "end" => ended += 1,
             Ok(line) => take_line(&line, &mut flows),
             Err(_) => {
                 return Err(EmuError::Endpoint(
-                    "the sender did not finish within 5 s of the end".into(),
+                    "the sender and the receiver did not finish within 5 s of the end".into(),
                 ));
             }
         }
@@ -242,7 +259,8 @@ fn tun_tx_dropped(host: &Host, name: &str) -> Result<u64, EmuError> {
         })
 }
 
-/// One line of the sender's output into the flows' records; anything else is ignored.
+/// One line of the sender's or the receiver's output into the flows' records; anything else
+/// is ignored.
 fn take_line(line: &str, flows: &mut [FlowRecord]) {
     let fields: Vec<&str> = line.split(',').collect();
     let number = |i: usize| fields.get(i).and_then(|f| f.parse::<u64>().ok());
@@ -271,6 +289,14 @@ fn take_line(line: &str, flows: &mut [FlowRecord]) {
                     record.samples.push((SimTime::from_nanos(t), info));
                 }
                 record.last = Some(info);
+            }
+        }
+        Some("receiver") => {
+            if let (Some(t), Some(f)) = (number(1), flow(2))
+                && let Some(info) = ReceiverInfo::from_fields(&fields[3..])
+                && let Some(record) = flows.get_mut(f)
+            {
+                record.receiver_samples.push((SimTime::from_nanos(t), info));
             }
         }
         Some("error") => {

@@ -3,10 +3,13 @@
 //! kernel does (its congestion control, SACK, RACK, pacing, autotuning) is what is measured.
 //!
 //! Protocol with the emulator, one line each: the emulator writes `go` when the namespace's
-//! network is configured; the receiver then listens and answers `ready`; the sender takes
-//! that instant as time zero and prints, per flow, `start,FLOW,T_NS` when connected,
+//! network is configured; the receiver then listens and answers `ready`. The emulator then
+//! writes `go` to the sender and a second `go` to the receiver at the same moment, which
+//! both take as time zero. The sender prints, per flow, `start,FLOW,T_NS` when connected,
 //! `sample,T_NS,FLOW,<TCP_INFO fields>` every interval, `finish,FLOW,T_NS` when a finite
-//! flow's bytes are all acknowledged, and at the end `final,T_NS,FLOW,<fields>` then `end`.
+//! flow's bytes are all acknowledged, and at the end `final,T_NS,FLOW,<fields>` then `end`;
+//! the receiver prints `receiver,T_NS,FLOW,<receive-window fields>` at the same ticks for
+//! each connection it has accepted, then `end`.
 
 use std::io::{BufRead, Read, Write};
 use std::net::{Ipv4Addr, SocketAddrV4, TcpListener, TcpStream};
@@ -15,7 +18,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::error::EmuError;
-use crate::tcp_info::TcpInfo;
+use crate::tcp_info::{ReceiverInfo, TcpInfo};
 
 /// One flow as the sender runs it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -57,18 +60,22 @@ impl FlowSpec {
     }
 }
 
-/// Entry point: `sender PEER INTERVAL_NS DURATION_NS FLOW…` or `receiver PORT…`.
+/// Entry point: `sender PEER INTERVAL_NS DURATION_NS FLOW…` or
+/// `receiver INTERVAL_NS DURATION_NS PORT…` (the ports in flow order).
 pub fn run(args: &[String]) -> Result<(), EmuError> {
     let usage = || {
         EmuError::Endpoint(
-            "usage: emulate-endpoint sender PEER INTERVAL_NS DURATION_NS FLOW… | receiver PORT…"
+            "usage: emulate-endpoint sender PEER INTERVAL_NS DURATION_NS FLOW… \
+             | receiver INTERVAL_NS DURATION_NS PORT…"
                 .into(),
         )
     };
     match args.first().map(String::as_str) {
-        Some("receiver") => {
-            let ports: Option<Vec<u16>> = args[1..].iter().map(|p| p.parse().ok()).collect();
-            receiver(&ports.ok_or_else(usage)?)
+        Some("receiver") if args.len() >= 3 => {
+            let interval: u64 = args[1].parse().map_err(|_| usage())?;
+            let duration: u64 = args[2].parse().map_err(|_| usage())?;
+            let ports: Option<Vec<u16>> = args[3..].iter().map(|p| p.parse().ok()).collect();
+            receiver(interval, duration, &ports.ok_or_else(usage)?)
         }
         Some("sender") if args.len() >= 5 => {
             let peer: Ipv4Addr = args[1].parse().map_err(|_| usage())?;
@@ -101,28 +108,55 @@ fn say(line: &str) {
     let _ = out.flush();
 }
 
-/// Accept every connection on `ports` and read it to the end, discarding the bytes.
-fn receiver(ports: &[u16]) -> Result<(), EmuError> {
+/// Accept every connection on `ports` (flow `i` on `ports[i]`) and read it to the end,
+/// discarding the bytes; from the second `go`, sample each connection's receive window every
+/// `interval_ns` until `duration_ns`.
+fn receiver(interval_ns: u64, duration_ns: u64, ports: &[u16]) -> Result<(), EmuError> {
     wait_for_go()?;
-    for &port in ports {
+    let sockets: Arc<Mutex<Vec<(u32, RawFd)>>> = Arc::default();
+    for (flow, &port) in (0u32..).zip(ports) {
         let listener = TcpListener::bind(SocketAddrV4::new(Ipv4Addr::UNSPECIFIED, port))
             .map_err(|e| EmuError::io(format!("listening on port {port}"), e))?;
+        let sockets = Arc::clone(&sockets);
         std::thread::spawn(move || {
             for stream in listener.incoming().flatten() {
+                if let Ok(mut s) = sockets.lock() {
+                    s.push((flow, stream.as_raw_fd()));
+                }
                 std::thread::spawn(move || drain(stream));
             }
         });
     }
     say("ready");
-    // Run until the emulator closes our input (or kills us).
+    wait_for_go()?;
+    let epoch = Instant::now();
+    let mut tick = interval_ns;
+    while tick < duration_ns {
+        sleep_until(epoch, tick);
+        let sockets = sockets.lock().map(|s| s.clone()).unwrap_or_default();
+        for (flow, fd) in sockets {
+            if let Ok(info) = ReceiverInfo::read(fd) {
+                say(&format!("receiver,{tick},{flow},{}", info.to_fields()));
+            }
+        }
+        tick += interval_ns;
+    }
+    say("end");
+    // Run until the emulator closes our input (or kills us): the readers keep the
+    // connections open and acknowledged.
     let mut rest = Vec::new();
     let _ = std::io::stdin().lock().read_to_end(&mut rest);
     Ok(())
 }
 
+/// Read `stream` to the end, discarding the bytes. The socket stays open afterwards (the
+/// sampler may still read its descriptor) until the process ends.
 fn drain(mut stream: TcpStream) {
     let mut buf = vec![0u8; 1 << 18];
     while matches!(stream.read(&mut buf), Ok(n) if n > 0) {}
+    loop {
+        std::thread::park();
+    }
 }
 
 /// A connected socket with `TCP_CONGESTION` set before the handshake, so the kernel

@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 
 use crate::emulation::{EmulationReport, FlowRecord};
 use crate::error::EmuError;
-use crate::tcp_info::{TCP_CA_LOSS, TCP_INFINITE_SSTHRESH, TcpInfo};
+use crate::tcp_info::{ReceiverInfo, TCP_CA_LOSS, TCP_INFINITE_SSTHRESH, TcpInfo};
 
 /// Added delay at the 99th percentile above which the emulator did not keep up: the
 /// issue's bound (1 ms), a fortieth of a 40 ms RTT.
@@ -217,18 +217,42 @@ pub fn summary(scenario: &Scenario, report: &EmulationReport) -> Value {
     })
 }
 
-pub const TIMESERIES_HEADER: &str = "time_s,flow,cwnd_bytes,ssthresh_bytes,srtt_ms,inflight_bytes,bytes_acked,delivered_bytes,retransmissions,rtt_ms,pacing_rate_bps,mode,bytes_sent,delivery_rate_bps,ca_state";
+/// The contract's columns, then the emulation's own: the kernel's delivery rate, CA state and
+/// whether that rate sample was application-limited, and the receiving socket's window at
+/// the same tick (empty where the receiver had no sample).
+pub const TIMESERIES_HEADER: &str = "time_s,flow,cwnd_bytes,ssthresh_bytes,srtt_ms,inflight_bytes,bytes_acked,delivered_bytes,retransmissions,rtt_ms,pacing_rate_bps,mode,bytes_sent,delivery_rate_bps,ca_state,app_limited,receiver_window_bytes,receiver_rcv_ssthresh_bytes,receiver_rcv_space_bytes,receiver_rcvbuf_bytes,receiver_window_clamp_bytes";
+
+/// The receiver's columns of a row: its sample at `t`, or empty cells.
+fn receiver_cells(samples: &[(SimTime, ReceiverInfo)], t: SimTime) -> String {
+    match samples.binary_search_by_key(&t, |&(at, _)| at) {
+        Ok(i) => {
+            let r = &samples[i].1;
+            format!(
+                "{},{},{},{},{}",
+                r.rcv_wnd, r.rcv_ssthresh, r.rcv_space, r.rcvbuf, r.window_clamp
+            )
+        }
+        Err(_) => ",,,,".to_string(),
+    }
+}
+
+/// One row's sources: the tick, the flow, the sender's sample and the receiver's samples.
+type Row<'a> = (SimTime, u32, &'a TcpInfo, &'a [(SimTime, ReceiverInfo)]);
 
 fn timeseries(report: &EmulationReport) -> String {
-    let mut rows: Vec<(SimTime, u32, &TcpInfo)> = report
+    let mut rows: Vec<Row> = report
         .flows
         .iter()
-        .flat_map(|f| f.samples.iter().map(move |(t, i)| (*t, f.id, i)))
+        .flat_map(|f| {
+            f.samples
+                .iter()
+                .map(move |(t, i)| (*t, f.id, i, f.receiver_samples.as_slice()))
+        })
         .collect();
-    rows.sort_by_key(|&(t, id, _)| (t, id));
+    rows.sort_by_key(|&(t, id, _, _)| (t, id));
     let mut text = String::from(TIMESERIES_HEADER);
     text.push('\n');
-    for (t, id, info) in rows {
+    for (t, id, info, receiver) in rows {
         let mss = info.snd_mss as u64;
         let ssthresh = if info.snd_ssthresh >= TCP_INFINITE_SSTHRESH {
             String::new()
@@ -239,7 +263,7 @@ fn timeseries(report: &EmulationReport) -> String {
         let acked = bytes_acked(info);
         let _ = writeln!(
             text,
-            "{},{id},{},{ssthresh},{srtt},{},{acked},{acked},{},{srtt},{},{},{},{},{}",
+            "{},{id},{},{ssthresh},{srtt},{},{acked},{acked},{},{srtt},{},{},{},{},{},{},{}",
             t.as_secs_f64(),
             info.snd_cwnd as u64 * mss,
             info.in_flight_segments() as u64 * mss,
@@ -250,6 +274,8 @@ fn timeseries(report: &EmulationReport) -> String {
             info.bytes_sent,
             info.delivery_rate * 8,
             info.ca_state,
+            u8::from(info.delivery_rate_app_limited),
+            receiver_cells(receiver, t),
         );
     }
     text
@@ -300,6 +326,31 @@ mod tests {
         assert_eq!(quantile_ms(&values, 0.5), 50.0);
         assert_eq!(quantile_ms(&values, 0.99), 99.0);
         assert_eq!(quantile_ms(&[], 0.99), 0.0);
+    }
+
+    #[test]
+    fn a_row_takes_the_receivers_sample_of_the_same_tick_or_empty_cells() {
+        let at = |ms: u64| SimTime::from_nanos(ms * 1_000_000);
+        let info = ReceiverInfo {
+            rcv_wnd: 1,
+            rcv_ssthresh: 2,
+            rcv_space: 3,
+            rcvbuf: 4,
+            window_clamp: 5,
+        };
+        let samples = [(at(10), ReceiverInfo::default()), (at(20), info)];
+        assert_eq!(receiver_cells(&samples, at(20)), "1,2,3,4,5");
+        // The receiver had not accepted the connection yet at 5 ms.
+        assert_eq!(receiver_cells(&samples, at(5)), ",,,,");
+        // Header and cells agree: 6 columns after ca_state.
+        let after = TIMESERIES_HEADER
+            .split("ca_state,")
+            .nth(1)
+            .expect("ca_state");
+        assert_eq!(
+            after.split(',').count(),
+            1 + receiver_cells(&samples, at(20)).split(',').count()
+        );
     }
 
     #[test]

@@ -24,6 +24,20 @@
 //! the kernel's BBR leaves STARTUP on a path the buffer limits (validation/linux.md,
 //! group 2).
 //!
+//! The buffer holds only a writer whose data waits. Linux checks `sk_sndbuf` in
+//! `tcp_sendmsg_locked` only when the write needs a new skb (`sk_stream_memory_free` at
+//! `new_segment`): a write that fits in the write queue's tail skb (up to `tcp_xmit_size_goal`,
+//! a 64 KiB GSO packet) is appended unchecked. When TCP sends each write at once (unpaced,
+//! the window open, nothing held by TCP Small Queues) it leaves less than a segment in the
+//! tail (Nagle), so the next write is appended to it and never checked: the woken writer
+//! writes on past the buffer until TCP stops sending (validation/linux.md, group 2: a
+//! bpftrace of the kernel's Reno through `cclab emulate` saw 450 writes appended past a
+//! 4 MiB `sk_sndbuf`, `sk_wmem_queued` up to 11.1 MB, each with less than 64 KiB unsent).
+//! So the woken writer stops at `snd_una + buffer` or at the end of what TCP sends at
+//! once, whichever is later (`woken_writer_end`). Not modelled: the last skb's fill past
+//! that point (up to one size goal), and the same rule at the flow's start (the first fill
+//! is the buffer's; the kernel's `sk_sndbuf` is small then and grows with the window).
+//!
 //! Linux counts the buffer in memory (`skb->truesize`: the payload plus about a kilobyte of
 //! `sk_buff` per GSO packet of a few to 45 segments), the model in payload bytes: with the
 //! same setting the model holds a few percent more payload.
@@ -73,6 +87,13 @@ fn next_call_finds_app_limited(
     unsent - sent < mss && pipe + sent < window
 }
 
+/// Where the woken bulk writer blocks: past `snd_una + buffer` only as far as TCP sends what
+/// it writes at once (to `sent_at_once_end`), because Linux checks the buffer only when
+/// written data waits unsent (module comment).
+fn woken_writer_end(snd_una: u64, buffer: u64, sent_at_once_end: u64) -> u64 {
+    (snd_una + buffer).max(sent_at_once_end)
+}
+
 /// The buffer in whole segments (at least one): the sender sends only full segments from it,
 /// as Nagle's algorithm holds back a partial one while data is outstanding (RFC 9293
 /// §3.7.4), and the next write fills that segment up anyway.
@@ -105,11 +126,51 @@ impl Sender {
             return;
         }
         let before = self.data_end;
-        self.data_end = self.buffered_data_end(before);
-        if self.data_end <= before {
+        let held = self.buffered_data_end(before);
+        if held <= before {
             return;
         }
+        // Awake: the writer's data that TCP sends at once does not count against the buffer.
+        let buffer = whole_segments(self.config.send_buffer.unwrap_or(0), self.config.mss);
+        let end = woken_writer_end(self.board.snd_una(), buffer, self.sent_at_once_end(now));
+        self.data_end = held.max(end.min(self.app_end));
         self.app_limited_after = self.woken_writer_finds_flight_app_limited(now, before);
+    }
+
+    /// The end of the new data TCP would send at once from `snd_nxt`, if the application
+    /// wrote without end now: what the congestion window and the receiver's window leave
+    /// room for, at most one TSO/GSO packet for a paced sender (none while the pacer waits),
+    /// and what TCP Small Queues lets go to the NIC (none while it holds the socket back).
+    /// The model's sender host has a NIC, so TSQ holds an unpaced burst and the writer with
+    /// it; the kernels of `cclab emulate` write into a TUN device, whose driver orphans each
+    /// packet as it takes it, so TSQ never holds them and their writer is not held either
+    /// (validation/linux.md, group 2). Pending retransmissions, which would go first, are
+    /// left out.
+    fn sent_at_once_end(&self, now: SimTime) -> u64 {
+        let (snd_una, snd_nxt) = (self.board.snd_una(), self.board.snd_nxt());
+        let mss = self.config.mss;
+        let window_room = self.window().saturating_sub(self.pipe());
+        let peer_room = snd_una
+            .saturating_add(self.receive_window())
+            .saturating_sub(snd_nxt);
+        let paced = match self.pacing_rate() {
+            Some(_) if now < self.next_send_time => 0,
+            Some(rate) => tso_packet(rate, mss),
+            None => u64::MAX,
+        };
+        let small_queues = match &self.small_queues {
+            None => u64::MAX,
+            Some(_) if self.small_queues_hold(now, false).is_some() => 0,
+            Some(host) => {
+                // The NIC takes packets while its backlog is within the limit: the limit's
+                // worth of wire packets and one more.
+                let rate = self.cc.pacing_rate().or_else(|| self.default_pacing_rate());
+                (host.limit(rate) / (mss + self.config.header_bytes) + 1) * mss
+            }
+        };
+        let at_once = window_room.min(peer_room).min(paced).min(small_queues);
+        // Whole segments: the sender sends only full ones while more data follows.
+        snd_nxt.saturating_add(at_once / mss * mss)
     }
 
     /// The woken writer's next call runs `tcp_rate_check_app_limited` after TCP has sent the
@@ -178,11 +239,26 @@ mod tests {
         s
     }
 
+    /// `buffered`, with the receiver's window as large as the buffer: TCP cannot send more
+    /// than the buffer's worth at once, so data the writer wrote past it would wait in the
+    /// socket, and the buffer holds the writer (as Linux's `sk_stream_memory_free` does
+    /// when the write queue's tail is full).
+    fn held(buffer: u64) -> Sender {
+        let mut s = buffered(buffer, None);
+        s.config.receive_window = Some(buffer);
+        s
+    }
+
+    /// The sequence numbers of `out`.
+    fn seqs(out: &[crate::packet::Packet]) -> Vec<u64> {
+        out.iter().map(|p| p.seq).collect()
+    }
+
     #[test]
     fn the_writer_fills_the_buffer_and_refills_it_at_two_thirds() {
         // A 6-segment buffer under the initial window of 10: the sender sends the 6
         // segments the application could write.
-        let mut s = buffered(6 * MSS, None);
+        let mut s = held(6 * MSS);
         let mut out = Vec::new();
         s.start(at(0), &mut out);
         assert_eq!(out.len(), 6, "the buffer's 6 segments, not the window's 10");
@@ -193,10 +269,70 @@ mod tests {
         // 2 acknowledged: 4 queued ≤ 4, the writer wakes and fills the buffer to
         // snd_una + 6 = 8 segments: segments 6 and 7 go out.
         s.on_ack(at(101), &ack(2 * MSS, &[]), &mut out);
+        assert_eq!(seqs(&out), [6 * MSS, 7 * MSS]);
+    }
+
+    #[test]
+    fn an_unpaced_writer_whose_window_is_open_is_not_held_by_the_buffer() {
+        // Linux's tcp_sendmsg_locked checks sk_sndbuf only when a write needs a new skb; a
+        // write TCP sends at once leaves less than a segment in the tail skb, and the next
+        // write is appended to it unchecked (validation/linux.md, group 2: bpftrace of the
+        // kernel's Reno saw sk_wmem_queued reach 11.1 MB with a 4 MiB sk_sndbuf). The same
+        // 6-segment buffer, but the receiver's window is unlimited and the sender unpaced,
+        // without a NIC queue: the writer still sleeps until two thirds of the buffer are
+        // free, but once woken it writes as long as TCP sends, and the whole window leaves.
+        let mut s = buffered(6 * MSS, None);
+        let mut out = Vec::new();
+        s.start(at(0), &mut out);
+        assert_eq!(out.len(), 6, "the first fill is the buffer's");
+        out.clear();
+        s.on_ack(at(100), &ack(MSS, &[]), &mut out);
+        assert!(out.is_empty(), "queued 5 > 4: the writer still sleeps");
+        // Woken with 4 segments in flight and a window of 12 (slow start: 10 + 2): TCP sends
+        // the 8 segments the window has room for as they are written, past snd_una + 6.
+        s.on_ack(at(101), &ack(2 * MSS, &[]), &mut out);
+        assert_eq!(s.window(), 12 * MSS);
+        assert_eq!(seqs(&out), (6..14).map(|k| k * MSS).collect::<Vec<_>>());
         assert_eq!(
-            out.iter().map(|p| p.seq).collect::<Vec<_>>(),
-            [6 * MSS, 7 * MSS]
+            s.pipe(),
+            12 * MSS,
+            "the flight is the window, twice the buffer"
         );
+    }
+
+    #[test]
+    fn tcp_small_queues_hold_the_writer_at_the_buffer_again() {
+        // The same writer on a host whose NIC queue TCP Small Queues limits (1 Gbit/s; after
+        // the first RTT sample the limit is two packets, Linux's default pacing rate being
+        // 2 · 11 000 B / 100 ms = 1.76 Mbit/s, whose millisecond is less): TCP sends only
+        // what the NIC may take at once, the limit's two packets and one more, and the rest
+        // would wait in the socket, so the writer blocks one segment past the buffer's
+        // snd_una + 6 = 8 segments, not at the window's 14.
+        let mut s = buffered(6 * MSS, None);
+        s.small_queues = Some(crate::tcp::small_queues::SmallQueues::new(
+            1_000_000_000,
+            MSS + 40,
+        ));
+        let mut out = Vec::new();
+        s.start(at(0), &mut out);
+        out.clear();
+        s.on_ack(at(100), &ack(MSS, &[]), &mut out);
+        s.on_ack(at(101), &ack(2 * MSS, &[]), &mut out);
+        assert_eq!(s.data_end, 9 * MSS);
+        assert_eq!(seqs(&out), [6 * MSS, 7 * MSS, 8 * MSS]);
+    }
+
+    #[test]
+    fn the_woken_writer_ends_at_the_buffer_or_at_what_tcp_sends_at_once() {
+        use super::woken_writer_end as end;
+        // The kernel's Reno at 100 Mbit/s × 200 ms (bpftrace, group 2): woken with 2.8 MB
+        // written and unacknowledged, a 4 MiB buffer and a window of 10 MB it can send at
+        // once: it writes to the window, not to snd_una + 4 MiB.
+        let (una, buffer) = (1_000_000, 4_194_304);
+        assert_eq!(end(una, buffer, una + 10_000_000), una + 10_000_000);
+        // Paced (one 33 304-byte TSO packet at once from snd_nxt = snd_una + 2.8 MB): the
+        // buffer binds, as it does for the kernel's BBR.
+        assert_eq!(end(una, buffer, una + 2_800_000 + 33_304), una + buffer);
     }
 
     #[test]
@@ -209,8 +345,10 @@ mod tests {
         // this model marked every wake-up). The wake-up that refills from 64 000 to 66 000
         // finishes the call at 65 536: TCP sends 64 000..65 000 at once and Nagle holds the
         // 536 bytes after it, less than a segment, so the next call, from 65 536, finds the
-        // flight application-limited, and the segment 65 000..66 000 leaves marked.
-        let mut s = buffered(6 * MSS, None);
+        // flight application-limited, and the segment 65 000..66 000 leaves marked. (The
+        // receiver's window of 6 segments keeps TCP from sending the writer's data past the
+        // buffer at once, so the buffer holds the writer: `held`.)
+        let mut s = held(6 * MSS);
         let mut out = Vec::new();
         s.start(at(0), &mut out);
         let mut acked = 0;
