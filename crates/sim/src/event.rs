@@ -311,6 +311,22 @@ impl EventQueue {
         Some((top.time, pending.event))
     }
 
+    /// [`EventQueue::pop`] if the next event is due by `end`: the event loop's one call per
+    /// event (a peek and a pop settled the root and read it twice).
+    #[inline]
+    pub fn pop_until(&mut self, end: SimTime) -> Option<(SimTime, Event)> {
+        self.settle();
+        let top = *self.heap.first()?;
+        if top.time > end {
+            return None;
+        }
+        self.root_vacant = true;
+        let pending = &self.slots[top.slot as usize];
+        self.now = top.time;
+        self.now_scheduled_at = pending.precedence.scheduled_at;
+        Some((top.time, pending.event))
+    }
+
     #[inline]
     pub fn peek_time(&mut self) -> Option<SimTime> {
         self.settle();

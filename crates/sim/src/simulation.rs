@@ -354,11 +354,7 @@ impl Simulation {
         sink: &mut dyn TraceSink,
         progress: &mut dyn FnMut(SimTime),
     ) -> Result<RunResult, SimError> {
-        while let Some(time) = self.queue.peek_time() {
-            if time > self.end {
-                break;
-            }
-            let (time, event) = self.queue.pop().expect("peeked");
+        while let Some((time, event)) = self.queue.pop_until(self.end) {
             self.now = time;
             self.events += 1;
             if self.events.is_multiple_of(PROGRESS_EVERY) {
