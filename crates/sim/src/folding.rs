@@ -180,14 +180,14 @@ impl Simulation {
     /// Offer `packet` to `link` now, whose next link on `path` is folded: admit it, then to
     /// each folded link in turn at the time it leaves the one before, and put it on the wire
     /// of the last, whose delivery is the next event it costs.
-    pub(crate) fn offer_passing(&mut self, link: u32, mut packet: Packet, path: Path) {
+    pub(crate) fn offer_passing(&mut self, link: u32, packet: &mut Packet, path: Path) {
         // `at`: when the packet leaves the link it is on; `exit`: the precedence that link's
         // delivery event for it would have had.
         let now = self.queue.precedence_now();
         let (mut at, mut exit) =
-            match self.links[link as usize].enqueue_passing(self.now, now, &mut packet) {
+            match self.links[link as usize].enqueue_passing(self.now, now, packet) {
                 Ok(exit) => exit,
-                Err(_) => return self.count_drop(&packet),
+                Err(_) => return self.count_drop(packet),
             };
         loop {
             let hop = packet.hop as u32 + 1;
@@ -199,9 +199,9 @@ impl Simulation {
             // What that delivery would have scheduled at `at`.
             let by = exit.child_at(at);
             if next_folded {
-                match folded.enqueue_passing(at, by, &mut packet) {
+                match folded.enqueue_passing(at, by, packet) {
                     Ok(next) => (at, exit) = next,
-                    Err(_) => return self.count_drop_ahead(&packet, at),
+                    Err(_) => return self.count_drop_ahead(packet, at),
                 }
                 continue;
             }
@@ -216,7 +216,7 @@ impl Simulation {
                     .queue
                     .schedule_as_of(arrival, by, Event::FoldedDelivery(link)),
                 Admission::Admitted { .. } => {}
-                Admission::Dropped(_) | Admission::Scheduled => self.count_drop_ahead(&packet, at),
+                Admission::Dropped(_) | Admission::Scheduled => self.count_drop_ahead(packet, at),
             }
             return;
         }

@@ -412,10 +412,16 @@ impl Link {
 
     /// Offer `packet` to the link at `now`.
     pub fn enqueue(&mut self, now: SimTime, mut packet: Packet) -> Admission {
+        self.admit(now, &mut packet)
+    }
+
+    /// [`Link::enqueue`] of a packet where it lies: copied once, onto the wire (the
+    /// simulation's forwarding path passes it along by reference).
+    pub(crate) fn admit(&mut self, now: SimTime, packet: &mut Packet) -> Admission {
         if self.off_fast_path {
-            return self.enqueue_off_fast_path(now, packet);
+            return self.enqueue_off_fast_path(now, *packet);
         }
-        self.enqueue_arrival::<false, false>(now, &mut packet)
+        self.enqueue_arrival::<false, false>(now, packet)
     }
 
     /// Can this link be folded (`crate::folding`): is each packet's exit known when it is
@@ -502,10 +508,10 @@ impl Link {
         &mut self,
         entered: SimTime,
         by: Precedence,
-        mut packet: Packet,
+        packet: &mut Packet,
     ) -> Admission {
         debug_assert!(self.folded, "link {}: not folded", self.name);
-        let admission = self.enqueue_arrival::<false, false>(entered, &mut packet);
+        let admission = self.enqueue_arrival::<false, false>(entered, packet);
         if let Admission::Admitted { .. } = admission {
             self.entered.push_back((entered, by));
         }
