@@ -16,6 +16,7 @@ use cclab_sim::{
 use crate::summary::Summary;
 
 mod cell;
+mod csv_text;
 use cell::{Cell, CellFormatter};
 
 pub const TIMESERIES_COLUMNS: &[&str] = &[
@@ -420,25 +421,20 @@ pub fn write_summary(dir: &Path, summary: &Summary) -> io::Result<()> {
 /// A CSV file being written under a temporary name; dropped uncommitted, it is removed.
 struct PendingCsv {
     // Declared first so that the file is closed before its temporary name is removed.
-    writer: csv::Writer<BufWriter<File>>,
+    writer: BufWriter<File>,
     temporary: TemporaryFile,
 }
 
 impl PendingCsv {
     fn create(path: PathBuf, columns: &[&str]) -> io::Result<Self> {
         let (temporary, file) = TemporaryFile::create(&path)?;
-        let mut writer = csv::Writer::from_writer(BufWriter::new(file));
-        writer.write_record(columns).map_err(io::Error::other)?;
+        let mut writer = BufWriter::new(file);
+        csv_text::write_record(&mut writer, columns)?;
         Ok(PendingCsv { writer, temporary })
     }
 
     fn commit(self) -> io::Result<()> {
-        let file = self
-            .writer
-            .into_inner()
-            .map_err(|e| io::Error::other(e.to_string()))?
-            .into_inner()
-            .map_err(|e| e.into_error())?;
+        let file = self.writer.into_inner().map_err(|e| e.into_error())?;
         file.sync_all()?;
         drop(file);
         self.temporary.rename_into_place()
@@ -457,24 +453,28 @@ pub struct CsvSink {
     flows: Option<PendingCsv>,
     /// `groups.csv` and the group names, when flows share state.
     groups: Option<(PendingCsv, Vec<String>)>,
-    error: Option<csv::Error>,
+    error: Option<io::Error>,
     /// Cell text buffers, reused from row to row (see [`write_cells`]).
     cells: CellFormatter,
 }
 
-/// Write one CSV record, formatting each cell with `formatter`, whose buffers are reused from
-/// row to row: a time-series row costs no allocation (thirteen `to_string`s per row were a
-/// third of the time of a 100 000-flow run) and no `core::fmt` (`cell.rs`). The text is
-/// `Display`'s, as `to_string` gives; an absent value is an empty cell.
+/// Write one CSV record (`csv_text.rs`), formatting each cell with `formatter`, whose buffers
+/// are reused from row to row: a time-series row costs no allocation (thirteen `to_string`s
+/// per row were a third of the time of a 100 000-flow run) and no `core::fmt` (`cell.rs`).
+/// The text is `Display`'s, as `to_string` gives; an absent value is an empty cell.
 fn write_cells(
-    writer: &mut csv::Writer<BufWriter<File>>,
+    writer: &mut BufWriter<File>,
     formatter: &mut CellFormatter,
     cells: &[Cell<'_>],
-) -> csv::Result<()> {
-    for cell in cells {
-        writer.write_field(formatter.text(cell))?;
+) -> io::Result<()> {
+    debug_assert!(
+        cells.len() > 1,
+        "a record of one field may need quotes when empty"
+    );
+    for (i, cell) in cells.iter().enumerate() {
+        csv_text::write_field(writer, formatter.text(cell), i == 0)?;
     }
-    writer.write_record(None::<&[u8]>)
+    csv_text::end_record(writer)
 }
 
 impl CsvSink {
@@ -522,7 +522,7 @@ impl CsvSink {
         Ok(self)
     }
 
-    fn keep(&mut self, result: csv::Result<()>) {
+    fn keep(&mut self, result: io::Result<()>) {
         if let (Err(e), None) = (result, &self.error) {
             self.error = Some(e);
         }
@@ -531,7 +531,7 @@ impl CsvSink {
     /// Flush the files and move them into place.
     pub fn commit(mut self) -> io::Result<()> {
         if let Some(e) = self.error.take() {
-            return Err(io::Error::other(e));
+            return Err(e);
         }
         self.timeseries.commit()?;
         self.queue.commit()?;
