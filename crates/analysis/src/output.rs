@@ -552,16 +552,16 @@ impl CsvSink {
 impl TraceSink for CsvSink {
     fn flow_sample(&mut self, s: &FlowSample) {
         let cells: [Cell<'_>; 13] = [
-            s.time.as_secs_f64().into(),
+            Cell::Seconds(s.time.as_nanos()),
             s.flow.into(),
             s.cwnd_bytes.into(),
             s.ssthresh_bytes.into(),
-            s.srtt.map(|d| d.as_millis_f64()).into(),
+            s.srtt.map_or(Cell::Empty, |d| Cell::Millis(d.as_nanos())),
             s.inflight_bytes.into(),
             s.bytes_acked.into(),
             s.delivered_bytes.into(),
             s.retransmissions.into(),
-            s.rtt.map(|d| d.as_millis_f64()).into(),
+            s.rtt.map_or(Cell::Empty, |d| Cell::Millis(d.as_nanos())),
             s.pacing_rate_bps.into(),
             s.mode.into(),
             s.bytes_sent.into(),
@@ -591,7 +591,7 @@ impl TraceSink for CsvSink {
             &mut groups.writer,
             &mut self.cells,
             &[
-                g.time.as_secs_f64().into(),
+                Cell::Seconds(g.time.as_nanos()),
                 names[g.group as usize].as_str().into(),
                 g.members.into(),
                 g.priority_sum.into(),
@@ -608,7 +608,7 @@ impl TraceSink for CsvSink {
             &mut self.queue.writer,
             &mut self.cells,
             &[
-                s.time.as_secs_f64().into(),
+                Cell::Seconds(s.time.as_nanos()),
                 s.link.into(),
                 s.queue_pkts.into(),
                 s.queue_bytes.into(),
@@ -624,7 +624,7 @@ impl TraceSink for CsvSink {
             &mut self.events.writer,
             &mut self.cells,
             &[
-                e.time.as_secs_f64().into(),
+                Cell::Seconds(e.time.as_nanos()),
                 e.flow.into(),
                 e.kind.name().into(),
                 e.from.into(),
@@ -649,9 +649,9 @@ impl TraceSink for CsvSink {
                 f.group.into(),
                 f.slot.into(),
                 f.size_bytes.into(),
-                f.start.as_secs_f64().into(),
-                f.fct.as_secs_f64().into(),
-                f.ideal_fct.as_secs_f64().into(),
+                Cell::Seconds(f.start.as_nanos()),
+                Cell::Seconds(f.fct.as_nanos()),
+                Cell::Seconds(f.ideal_fct.as_nanos()),
                 f.slowdown().into(),
                 f.retransmissions.into(),
                 f.timeouts.into(),
@@ -673,7 +673,7 @@ impl TraceSink for CsvSink {
             &mut packets.writer,
             &mut self.cells,
             &[
-                e.time.as_secs_f64().into(),
+                Cell::Seconds(e.time.as_nanos()),
                 e.flow.into(),
                 e.kind.name().into(),
                 e.seq.into(),

@@ -28,6 +28,11 @@ pub(super) enum Cell<'a> {
     Empty,
     Int(u64),
     Float(f64),
+    /// A time or duration in nanoseconds, written as `Display` writes `nanos as f64 / 10^9`
+    /// (seconds: `SimTime::as_secs_f64`) ...
+    Seconds(u64),
+    /// ... or `nanos as f64 / 10^6` (milliseconds: `SimDuration::as_millis_f64`).
+    Millis(u64),
     Text(&'a str),
     Bool(bool),
 }
@@ -68,6 +73,10 @@ impl<'a, T: Into<Cell<'a>>> From<Option<T>> for Cell<'a> {
     }
 }
 
+/// Below this many nanoseconds (46 days) a time's decimal digits are its shortest text: see
+/// [`CellFormatter::decimal`].
+const EXACT_DECIMAL_BELOW_NANOS: u64 = 4_000_000_000_000_000;
+
 /// Buffers reused from cell to cell and row to row.
 #[derive(Default)]
 pub(super) struct CellFormatter {
@@ -75,6 +84,8 @@ pub(super) struct CellFormatter {
     float: ryu::Buffer,
     /// `Display`'s text of a float whose Ryu form has an exponent.
     fallback: String,
+    /// The text of a time (`Seconds`, `Millis`).
+    decimal: Vec<u8>,
 }
 
 impl CellFormatter {
@@ -93,6 +104,8 @@ impl CellFormatter {
                 }
                 text.strip_suffix(".0").unwrap_or(text).as_bytes()
             }
+            Cell::Seconds(nanos) => self.decimal(nanos, 1_000_000_000, 9),
+            Cell::Millis(nanos) => self.decimal(nanos, 1_000_000, 6),
             Cell::Text(v) => v.as_bytes(),
             Cell::Bool(v) => {
                 if v {
@@ -102,6 +115,42 @@ impl CellFormatter {
                 }
             }
         }
+    }
+}
+
+impl CellFormatter {
+    /// `nanos / unit` (`unit` = 10^`digits`) as `Display` writes the `f64` nearest to it:
+    /// the quotient's decimal digits, trailing zeros and a bare point dropped. `nanos as
+    /// f64 / unit as f64` is the double nearest to x = nanos / unit (the conversion is exact
+    /// below 2⁵³ and the division correctly rounded), so x lies in the double's rounding
+    /// interval, and `Display`'s shortest, closest decimal is x itself unless a decimal with
+    /// fewer digits lies in the interval too. Any such decimal is at least 10^-`digits` from
+    /// x, and the interval is one ulp wide: below 2²² s (or 2³² ms) an ulp is under 2⁻³⁰ s
+    /// (2⁻²⁰ ms), less than 10⁻⁹ s (10⁻⁶ ms), so none can be. Longer times take `ryu`'s path.
+    fn decimal(&mut self, nanos: u64, unit: u64, digits: usize) -> &[u8] {
+        if nanos >= EXACT_DECIMAL_BELOW_NANOS {
+            let value = nanos as f64 / unit as f64;
+            return self.text(&Cell::Float(value));
+        }
+        let whole = self.int.format(nanos / unit).as_bytes();
+        let fraction = nanos % unit;
+        let text = &mut self.decimal;
+        text.clear();
+        text.extend_from_slice(whole);
+        if fraction != 0 {
+            text.push(b'.');
+            let start = text.len();
+            let mut rest = fraction;
+            text.resize(start + digits, b'0');
+            for place in text[start..].iter_mut().rev() {
+                *place = b'0' + (rest % 10) as u8;
+                rest /= 10;
+            }
+            while text.last() == Some(&b'0') {
+                text.pop();
+            }
+        }
+        text
     }
 }
 
@@ -212,6 +261,51 @@ mod tests {
             x ^= x >> 7;
             x ^= x << 17;
             assert_display(f64::from_bits(x));
+        }
+    }
+
+    fn assert_time(nanos: u64) {
+        let mut f = CellFormatter::default();
+        let seconds = String::from_utf8(f.text(&Cell::Seconds(nanos)).to_vec()).unwrap();
+        assert_eq!(seconds, (nanos as f64 / 1e9).to_string(), "{nanos} ns in s");
+        let millis = String::from_utf8(f.text(&Cell::Millis(nanos)).to_vec()).unwrap();
+        assert_eq!(millis, (nanos as f64 / 1e6).to_string(), "{nanos} ns in ms");
+    }
+
+    #[test]
+    fn times_read_as_display_writes_their_floats() {
+        for nanos in [
+            0,
+            1,
+            9,
+            10,
+            999_999,
+            1_000_000,
+            1_000_001,
+            123_456_789,
+            999_999_999,
+            1_000_000_000,
+            1_000_000_001,
+            60_000_000_000,
+            3_600_123_456_789,
+            EXACT_DECIMAL_BELOW_NANOS - 1,
+            EXACT_DECIMAL_BELOW_NANOS,
+            EXACT_DECIMAL_BELOW_NANOS + 123,
+            (1 << 53) - 1,
+            1 << 53,
+            u64::MAX,
+        ] {
+            assert_time(nanos);
+        }
+        let mut x: u64 = 0x0123_4567_89AB_CDEF;
+        for _ in 0..200_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            // Every magnitude up to the bound and past it, round and ragged.
+            assert_time(x % EXACT_DECIMAL_BELOW_NANOS);
+            assert_time((x >> (x % 64)) / 1000 * 1000);
+            assert_time(x >> (x % 64));
         }
     }
 
