@@ -15,6 +15,10 @@ use cclab_sim::{
 
 use crate::summary::Summary;
 
+mod cell;
+mod csv_text;
+use cell::{Cell, CellFormatter};
+
 pub const TIMESERIES_COLUMNS: &[&str] = &[
     "time_s",
     "flow",
@@ -417,25 +421,20 @@ pub fn write_summary(dir: &Path, summary: &Summary) -> io::Result<()> {
 /// A CSV file being written under a temporary name; dropped uncommitted, it is removed.
 struct PendingCsv {
     // Declared first so that the file is closed before its temporary name is removed.
-    writer: csv::Writer<BufWriter<File>>,
+    writer: BufWriter<File>,
     temporary: TemporaryFile,
 }
 
 impl PendingCsv {
     fn create(path: PathBuf, columns: &[&str]) -> io::Result<Self> {
         let (temporary, file) = TemporaryFile::create(&path)?;
-        let mut writer = csv::Writer::from_writer(BufWriter::new(file));
-        writer.write_record(columns).map_err(io::Error::other)?;
+        let mut writer = BufWriter::new(file);
+        csv_text::write_record(&mut writer, columns)?;
         Ok(PendingCsv { writer, temporary })
     }
 
     fn commit(self) -> io::Result<()> {
-        let file = self
-            .writer
-            .into_inner()
-            .map_err(|e| io::Error::other(e.to_string()))?
-            .into_inner()
-            .map_err(|e| e.into_error())?;
+        let file = self.writer.into_inner().map_err(|e| e.into_error())?;
         file.sync_all()?;
         drop(file);
         self.temporary.rename_into_place()
@@ -454,29 +453,28 @@ pub struct CsvSink {
     flows: Option<PendingCsv>,
     /// `groups.csv` and the group names, when flows share state.
     groups: Option<(PendingCsv, Vec<String>)>,
-    error: Option<csv::Error>,
-    /// Cell text, reused from row to row (see [`write_cells`]).
-    cell: String,
+    error: Option<io::Error>,
+    /// Cell text buffers, reused from row to row (see [`write_cells`]).
+    cells: CellFormatter,
 }
 
-/// Write one CSV record, formatting each cell into `cell`, which is reused from row to row:
-/// a time-series row then costs no allocation (thirteen `to_string`s per row were a third of
-/// the time of a 100 000-flow run). The text is `Display`'s, as `to_string` gives; `None` is
-/// an empty cell.
+/// Write one CSV record (`csv_text.rs`), formatting each cell with `formatter`, whose buffers
+/// are reused from row to row: a time-series row costs no allocation (thirteen `to_string`s
+/// per row were a third of the time of a 100 000-flow run) and no `core::fmt` (`cell.rs`).
+/// The text is `Display`'s, as `to_string` gives; an absent value is an empty cell.
 fn write_cells(
-    writer: &mut csv::Writer<BufWriter<File>>,
-    cell: &mut String,
-    cells: &[Option<&dyn std::fmt::Display>],
-) -> csv::Result<()> {
-    for value in cells {
-        cell.clear();
-        if let Some(value) = value {
-            // Formatting into a String cannot fail (its fmt::Write never errs).
-            let _ = std::fmt::Write::write_fmt(cell, format_args!("{value}"));
-        }
-        writer.write_field(cell.as_bytes())?;
+    writer: &mut BufWriter<File>,
+    formatter: &mut CellFormatter,
+    cells: &[Cell<'_>],
+) -> io::Result<()> {
+    debug_assert!(
+        cells.len() > 1,
+        "a record of one field may need quotes when empty"
+    );
+    for (i, cell) in cells.iter().enumerate() {
+        csv_text::write_field(writer, formatter.text(cell), i == 0)?;
     }
-    writer.write_record(None::<&[u8]>)
+    csv_text::end_record(writer)
 }
 
 impl CsvSink {
@@ -505,7 +503,7 @@ impl CsvSink {
             flows: None,
             groups: None,
             error: None,
-            cell: String::new(),
+            cells: CellFormatter::default(),
         })
     }
 
@@ -524,7 +522,7 @@ impl CsvSink {
         Ok(self)
     }
 
-    fn keep(&mut self, result: csv::Result<()>) {
+    fn keep(&mut self, result: io::Result<()>) {
         if let (Err(e), None) = (result, &self.error) {
             self.error = Some(e);
         }
@@ -533,7 +531,7 @@ impl CsvSink {
     /// Flush the files and move them into place.
     pub fn commit(mut self) -> io::Result<()> {
         if let Some(e) = self.error.take() {
-            return Err(io::Error::other(e));
+            return Err(e);
         }
         self.timeseries.commit()?;
         self.queue.commit()?;
@@ -553,35 +551,33 @@ impl CsvSink {
 
 impl TraceSink for CsvSink {
     fn flow_sample(&mut self, s: &FlowSample) {
-        let srtt_ms = s.srtt.map(|d| d.as_millis_f64());
-        let rtt_ms = s.rtt.map(|d| d.as_millis_f64());
-        let cells: [Option<&dyn std::fmt::Display>; 13] = [
-            Some(&s.time.as_secs_f64()),
-            Some(&s.flow),
-            Some(&s.cwnd_bytes),
-            s.ssthresh_bytes.as_ref().map(|v| v as _),
-            srtt_ms.as_ref().map(|v| v as _),
-            Some(&s.inflight_bytes),
-            Some(&s.bytes_acked),
-            Some(&s.delivered_bytes),
-            Some(&s.retransmissions),
-            rtt_ms.as_ref().map(|v| v as _),
-            s.pacing_rate_bps.as_ref().map(|v| v as _),
-            Some(&s.mode),
-            Some(&s.bytes_sent),
+        let cells: [Cell<'_>; 13] = [
+            Cell::Seconds(s.time.as_nanos()),
+            s.flow.into(),
+            s.cwnd_bytes.into(),
+            s.ssthresh_bytes.into(),
+            s.srtt.map_or(Cell::Empty, |d| Cell::Millis(d.as_nanos())),
+            s.inflight_bytes.into(),
+            s.bytes_acked.into(),
+            s.delivered_bytes.into(),
+            s.retransmissions.into(),
+            s.rtt.map_or(Cell::Empty, |d| Cell::Millis(d.as_nanos())),
+            s.pacing_rate_bps.into(),
+            s.mode.into(),
+            s.bytes_sent.into(),
         ];
         let result = match &self.groups {
-            None => write_cells(&mut self.timeseries.writer, &mut self.cell, &cells),
+            None => write_cells(&mut self.timeseries.writer, &mut self.cells, &cells),
             Some((_, names)) => {
                 // With TCB sharing the row goes on: the group's name and the window it
                 // assigns, empty for a flow in no group.
-                let group = s.shared.map(|shared| &names[shared.group as usize]);
+                let group = s.shared.map(|shared| names[shared.group as usize].as_str());
                 let assigned = s.shared.map(|shared| shared.assigned_cwnd_bytes);
-                let mut all: [Option<&dyn std::fmt::Display>; 15] = [None; 15];
+                let mut all: [Cell<'_>; 15] = [Cell::Empty; 15];
                 all[..13].copy_from_slice(&cells);
-                all[13] = group.map(|g| g as _);
-                all[14] = assigned.as_ref().map(|v| v as _);
-                write_cells(&mut self.timeseries.writer, &mut self.cell, &all)
+                all[13] = group.into();
+                all[14] = assigned.into();
+                write_cells(&mut self.timeseries.writer, &mut self.cells, &all)
             }
         };
         self.keep(result);
@@ -593,45 +589,49 @@ impl TraceSink for CsvSink {
         };
         let result = write_cells(
             &mut groups.writer,
-            &mut self.cell,
+            &mut self.cells,
             &[
-                Some(&g.time.as_secs_f64()),
-                Some(&names[g.group as usize]),
-                Some(&g.members),
-                Some(&g.priority_sum),
-                Some(&g.aggregate_cwnd_bytes),
-                g.aggregate_ssthresh_bytes.as_ref().map(|v| v as _),
-                Some(&g.frozen),
+                Cell::Seconds(g.time.as_nanos()),
+                names[g.group as usize].as_str().into(),
+                g.members.into(),
+                g.priority_sum.into(),
+                g.aggregate_cwnd_bytes.into(),
+                g.aggregate_ssthresh_bytes.into(),
+                g.frozen.into(),
             ],
         );
         self.keep(result);
     }
 
     fn link_sample(&mut self, s: &LinkSample<'_>) {
-        let result = self.queue.writer.write_record([
-            s.time.as_secs_f64().to_string(),
-            s.link.to_string(),
-            s.queue_pkts.to_string(),
-            s.queue_bytes.to_string(),
-            s.drops.to_string(),
-            s.tx_bytes.to_string(),
-        ]);
+        let result = write_cells(
+            &mut self.queue.writer,
+            &mut self.cells,
+            &[
+                Cell::Seconds(s.time.as_nanos()),
+                s.link.into(),
+                s.queue_pkts.into(),
+                s.queue_bytes.into(),
+                s.drops.into(),
+                s.tx_bytes.into(),
+            ],
+        );
         self.keep(result);
     }
 
     fn flow_event(&mut self, e: &FlowEvent) {
         let result = write_cells(
             &mut self.events.writer,
-            &mut self.cell,
+            &mut self.cells,
             &[
-                Some(&e.time.as_secs_f64()),
-                Some(&e.flow),
-                Some(&e.kind.name()),
-                Some(&e.from),
-                Some(&e.to),
-                Some(&e.detail),
-                Some(&e.cwnd_bytes),
-                e.ssthresh_bytes.as_ref().map(|v| v as _),
+                Cell::Seconds(e.time.as_nanos()),
+                e.flow.into(),
+                e.kind.name().into(),
+                e.from.into(),
+                e.to.into(),
+                e.detail.into(),
+                e.cwnd_bytes.into(),
+                e.ssthresh_bytes.into(),
             ],
         );
         self.keep(result);
@@ -643,18 +643,18 @@ impl TraceSink for CsvSink {
         };
         let result = write_cells(
             &mut flows.writer,
-            &mut self.cell,
+            &mut self.cells,
             &[
-                Some(&f.id),
-                Some(&f.group),
-                Some(&f.slot),
-                Some(&f.size_bytes),
-                Some(&f.start.as_secs_f64()),
-                Some(&f.fct.as_secs_f64()),
-                Some(&f.ideal_fct.as_secs_f64()),
-                Some(&f.slowdown()),
-                Some(&f.retransmissions),
-                Some(&f.timeouts),
+                f.id.into(),
+                f.group.into(),
+                f.slot.into(),
+                f.size_bytes.into(),
+                Cell::Seconds(f.start.as_nanos()),
+                Cell::Seconds(f.fct.as_nanos()),
+                Cell::Seconds(f.ideal_fct.as_nanos()),
+                f.slowdown().into(),
+                f.retransmissions.into(),
+                f.timeouts.into(),
             ],
         );
         self.keep(result);
@@ -671,14 +671,14 @@ impl TraceSink for CsvSink {
         };
         let result = write_cells(
             &mut packets.writer,
-            &mut self.cell,
+            &mut self.cells,
             &[
-                Some(&e.time.as_secs_f64()),
-                Some(&e.flow),
-                Some(&e.kind.name()),
-                Some(&e.seq),
-                Some(&e.bytes),
-                Some(&link),
+                Cell::Seconds(e.time.as_nanos()),
+                e.flow.into(),
+                e.kind.name().into(),
+                e.seq.into(),
+                e.bytes.into(),
+                link.into(),
             ],
         );
         self.keep(result);

@@ -276,6 +276,9 @@ impl Receiver {
         ack
     }
 
+    /// Inlined into its callers so that the ACK is built in place of their return value
+    /// instead of in its own frame and copied out (96 bytes, once per ACK).
+    #[inline(always)]
     fn make_ack(&mut self) -> Packet {
         self.last_ack_sent = self.rcv_nxt;
         self.segments_unacked = 0;

@@ -37,6 +37,10 @@ pub struct RttEstimator {
     /// The RTO until the first measurement: 1 s (§2.1), or 3 s after a handshake that gave
     /// no sample (§5.7).
     initial_rto: SimDuration,
+    /// [`RttEstimator::rto`], worked out again by every method that changes what it depends
+    /// on: the sender reads it on nearly every ACK (to restart the timer) and on timer
+    /// events, more often than samples come.
+    rto: SimDuration,
 }
 
 impl RttEstimator {
@@ -56,6 +60,7 @@ impl RttEstimator {
             min_rto,
             backoff_exponent: 0,
             initial_rto: INITIAL_RTO,
+            rto: INITIAL_RTO,
         }
     }
 
@@ -63,6 +68,7 @@ impl RttEstimator {
     /// SYN-ACK was retransmitted and gave no sample).
     pub fn set_initial_rto(&mut self, rto: SimDuration) {
         self.initial_rto = rto;
+        self.rto = self.compute_rto();
     }
 
     /// A new RTT measurement R (RFC 6298 §2.2–2.3, α = 1/8, β = 1/4; Linux keeps the same
@@ -96,6 +102,7 @@ impl RttEstimator {
             Some(srtt) => SimDuration::from_nanos((7 * srtt.as_nanos() + rtt.as_nanos()) / 8),
         });
         self.backoff_exponent = 0;
+        self.rto = self.compute_rto();
     }
 
     /// Start from an earlier connection's estimates (RFC 9040, temporal sharing, initialisation of a new TCB:
@@ -110,6 +117,7 @@ impl RttEstimator {
                 Variation::Linux(Some(LinuxVariation::seeded(rttvar, self.min_rto)))
             }
         };
+        self.rto = self.compute_rto();
     }
 
     pub fn srtt(&self) -> Option<SimDuration> {
@@ -147,7 +155,13 @@ impl RttEstimator {
     /// (`__tcp_set_rto`, `tcp_bound_rto`, `inet_csk_rto_backoff`): RTO = SRTT + rttvar, whose
     /// rttvar is already at least `tcp_rto_min`, doubled per backoff, at most 120 s. (The
     /// kernel rounds the RTO up to whole jiffies; the model keeps nanoseconds.)
+    #[inline]
     pub fn rto(&self) -> SimDuration {
+        debug_assert_eq!(self.rto, self.compute_rto(), "the RTO kept in step");
+        self.rto
+    }
+
+    fn compute_rto(&self) -> SimDuration {
         let base = match (self.srtt, &self.variation) {
             (None, _) => self.initial_rto,
             (Some(srtt), Variation::Rfc6298 { rttvar }) => {
@@ -173,6 +187,7 @@ impl RttEstimator {
     pub fn back_off(&mut self) {
         if self.rto() < self.max_rto() {
             self.backoff_exponent += 1;
+            self.rto = self.compute_rto();
         }
     }
 }

@@ -339,12 +339,23 @@ impl Sender {
     /// RFC 6675 pipe with SACK, and after a timeout or Tahoe's fast retransmit (when
     /// everything outstanding is marked lost); FACK's `awnd` with FACK; RFC 5681 FlightSize
     /// without SACK.
+    /// Asked several times per ACK and per segment sent: the recovery, fixed per flow, is
+    /// looked at first so that each flow takes one branch (a match on the pair had the
+    /// compiler work out all three counts and select one).
+    #[inline]
     fn pipe(&self) -> u64 {
-        match (self.config.recovery, self.state) {
-            (Recovery::Sack, _) | (_, LossState::Loss { .. }) => self.board.pipe(),
-            (Recovery::Fack, _) => self.board.fack_awnd(),
+        match self.config.recovery {
+            Recovery::Sack => self.board.pipe(),
+            _ if matches!(self.state, LossState::Loss { .. }) => self.board.pipe(),
+            Recovery::Fack => self.fack_pipe(),
             _ => self.board.outstanding(),
         }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn fack_pipe(&self) -> u64 {
+        self.board.fack_awnd()
     }
 
     /// The congestion window in force now.
