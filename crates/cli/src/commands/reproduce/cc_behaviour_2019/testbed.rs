@@ -730,6 +730,7 @@ fn convergence(data: &Studies, report: &mut Report) -> anyhow::Result<()> {
             reason: match (faster, t24, t5) {
                 (true, None, _) => "it settled on 5 GHz but not on 2.4 GHz (a replicate never settled there)".into(),
                 (true, Some(_), _) => String::new(),
+                (false, None, None) => "on both bands a replicate never settled within ±20 % of an equal split before the run ended".into(),
                 (false, _, None) => "a replicate on 5 GHz never settled within ±20 % of an equal split before the run ended".into(),
                 (false, _, Some(_)) => "it settled sooner on 2.4 GHz".into(),
             },
