@@ -231,8 +231,19 @@ pub trait CongestionControl: Send {
     /// [`on_timeout_congestion_event`]: CongestionControl::on_timeout_congestion_event
     fn on_retransmission_timeout(&mut self, event: &TimeoutEvent);
 
-    /// Loss recovery ended (the cumulative ACK passed the recovery point).
+    /// Loss recovery ended (the cumulative ACK passed the recovery point, or an undo
+    /// reopened the window early).
     fn on_recovery_exit(&mut self, _now: SimTime) {}
+
+    /// A fast recovery or an ECN reduction ran to its end: Linux's `tcp_end_cwnd_reduction`,
+    /// which raises `CA_EVENT_COMPLETE_CWR`. Called after [`on_recovery_exit`] when the
+    /// cumulative ACK passed the recovery point (also after `tcp_try_undo_recovery`'s undo
+    /// there), but not when an undo reopened the window before it: `tcp_try_undo_partial`
+    /// and `tcp_try_undo_dsack` go back to Open through `tcp_try_keep_open`, which raises
+    /// no event.
+    ///
+    /// [`on_recovery_exit`]: CongestionControl::on_recovery_exit
+    fn on_reduction_complete(&mut self, _now: SimTime) {}
 
     /// The last window reduction was spurious: restore what it took (Linux's `undo_cwnd`;
     /// most modules use `tcp_reno_undo_cwnd`, see [`UndoEvent::reno_restore`]). Only

@@ -200,6 +200,9 @@ impl<C: Probed> CongestionControl for Probe<C> {
         self.inner.on_recovery_exit(now);
         self.report(Call::RecoveryExit(now));
     }
+    fn on_reduction_complete(&mut self, now: SimTime) {
+        self.inner.on_reduction_complete(now);
+    }
     fn on_packet_sent(&mut self, now: SimTime, bytes: u64, bytes_in_flight: u64) {
         self.inner.on_packet_sent(now, bytes, bytes_in_flight);
         self.report(Call::Sent {

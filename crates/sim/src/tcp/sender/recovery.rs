@@ -227,7 +227,20 @@ impl Sender {
         )
     }
 
+    /// The fast recovery or ECN reduction reached its point: back to Open, and the
+    /// controller hears that the reduction completed (Linux `tcp_end_cwnd_reduction`).
     pub(super) fn exit_recovery(&mut self, now: SimTime) {
+        self.leave_recovery(now, true);
+    }
+
+    /// An undo before the recovery point reopens the window (Linux `tcp_try_undo_partial`,
+    /// `tcp_try_undo_dsack`, then `tcp_try_keep_open`): back to Open without
+    /// `CA_EVENT_COMPLETE_CWR`.
+    pub(super) fn reopen_after_undo(&mut self, now: SimTime) {
+        self.leave_recovery(now, false);
+    }
+
+    fn leave_recovery(&mut self, now: SimTime, completed: bool) {
         let kind = match self.state {
             LossState::Cwr { .. } => FlowEventKind::EcnReductionEnd,
             _ => FlowEventKind::RecoveryEnd,
@@ -238,6 +251,9 @@ impl Sender {
         self.state = LossState::Open;
         self.retransmit_now = false;
         self.cc.on_recovery_exit(now);
+        if completed {
+            self.cc.on_reduction_complete(now);
+        }
         self.record(now, kind, "", "", "");
         self.check_mode(now, ModeCause::RecoveryEnd);
     }

@@ -425,6 +425,9 @@ impl CongestionControl for CountsTimeoutEvents {
     fn on_recovery_exit(&mut self, now: SimTime) {
         self.inner.on_recovery_exit(now);
     }
+    fn on_reduction_complete(&mut self, now: SimTime) {
+        self.inner.on_reduction_complete(now);
+    }
     fn cwnd(&self) -> u64 {
         self.inner.cwnd()
     }
