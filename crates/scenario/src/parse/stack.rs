@@ -13,7 +13,7 @@
 //! | `lost_retransmission` | `"continue"` | `"reduce"` | Linux sends a lost retransmission again within the recovery under way (`tcp_fastretrans_alert`); RFC 5681 §4.3 reduces again |
 //! | `reduce_from` | `"cwnd"` | `"flight"` | every Linux module's `ssthresh()` reads `snd_cwnd` (`tcp_reno_ssthresh`); RFC 5681 §3.1 and RFC 9438 §4.6 use the flight |
 //! | `undo`, `frto` | true | false | Linux's `tcp_try_undo_*` and `tcp_frto = 2`; RFC 3708, 3522 and 5682 are Experimental |
-//! | `quick_ack` | true | false | Linux's `tcp_incr_quickack`; RFC 5681 §4.2 delays every ACK it may |
+//! | `quick_ack` | true | false | Linux's `tcp_incr_quickack`, and `tcp_grow_window`'s quick-ACK while the window grows; RFC 5681 §4.2 delays every ACK it may |
 //! | `min_rto` | `"200ms"` | `"1s"` | Linux's `TCP_RTO_MIN`; RFC 6298 §2.4 |
 //! | `rto_estimator` | `"linux"` | `"rfc6298"` | Linux's `tcp_rtt_estimator` (RTO = SRTT + a variation of at least `min_rto`); RFC 6298 §2 |
 //! | `receive_window` | `"auto"` | as given | Linux's `tcp_rcv_space_adjust` (DRS); no RFC tunes it |
