@@ -7,7 +7,7 @@ use crate::trace::FlowEvent;
 use cclab_cc::algorithms::reno::Reno;
 use cclab_cc::slow_start::standard::StandardSlowStart;
 use cclab_cc::{CcConfig, SimDuration};
-use cclab_scenario::{EcnMode, LossDetection, LostRetransmission, Recovery, ReduceFrom};
+use cclab_scenario::{EcnMode, LossDetection, LostRetransmission, PrrBound, Recovery, ReduceFrom};
 
 use crate::tcp::sender::SenderConfig;
 
@@ -27,6 +27,7 @@ fn sender(frto: bool) -> Sender {
             limited_transmit: false,
             lost_retransmission: LostRetransmission::Reduce,
             reduce_from: ReduceFrom::Flight,
+            prr_bound: PrrBound::Ssrb,
             receive_window: None,
             send_buffer: None,
             min_rto: SimDuration::from_millis(200),
