@@ -1,5 +1,5 @@
 //! `recovery`, the pairs it refuses with `cc` and `loss_detection`, `limited_transmit`,
-//! `lost_retransmission` and `reduce_from`.
+//! `lost_retransmission`, `reduce_from` and `prr_bound`.
 
 use cclab_cc::params::did_you_mean;
 use cclab_cc::registry::{AlgorithmInfo, InitialSsthreshUse};
@@ -7,7 +7,7 @@ use toml::Value;
 
 use super::Section;
 use crate::error::ScenarioError;
-use crate::model::{LossDetection, LostRetransmission, Recovery, ReduceFrom};
+use crate::model::{LossDetection, LostRetransmission, PrrBound, Recovery, ReduceFrom};
 
 /// "\"reno\", \"newreno\", \"sack\", \"tahoe\" or \"fack\"", for messages.
 fn listed() -> String {
@@ -107,6 +107,20 @@ pub(super) fn reduce_from(section: &Section) -> Result<ReduceFrom, ScenarioError
         Some(_) => Err(section.invalid(
             "reduce_from",
             "must be \"flight\" (RFC 5681 §3.1: FlightSize) or \"cwnd\" (Linux: snd_cwnd)",
+        )),
+    }
+}
+
+/// `prr_bound` (default `"ssrb"`, RFC 6937; `"safe_ack"`, Linux).
+pub(super) fn prr_bound(section: &Section) -> Result<PrrBound, ScenarioError> {
+    match section.get("prr_bound") {
+        None => Ok(PrrBound::Ssrb),
+        Some(Value::String(s)) if s == "ssrb" => Ok(PrrBound::Ssrb),
+        Some(Value::String(s)) if s == "safe_ack" => Ok(PrrBound::SafeAck),
+        Some(_) => Err(section.invalid(
+            "prr_bound",
+            "must be \"ssrb\" (RFC 6937: the extra segment on every ACK) or \"safe_ack\" \
+             (Linux tcp_cwnd_reduction: only on an ACK that advances snd_una with no new loss)",
         )),
     }
 }

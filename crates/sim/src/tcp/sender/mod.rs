@@ -44,7 +44,7 @@ mod variants_tests;
 
 use cclab_cc::{CongestionControl, SimDuration, SimTime};
 use cclab_scenario::{
-    EcnMode, LossDetection, LostRetransmission, Recovery, ReduceFrom, RtoEstimator,
+    EcnMode, LossDetection, LostRetransmission, PrrBound, Recovery, ReduceFrom, RtoEstimator,
 };
 
 use crate::histogram::Histogram;
@@ -81,6 +81,8 @@ pub struct SenderConfig {
     pub lost_retransmission: LostRetransmission,
     /// What a reduction starts from: the flight (the RFCs) or the window (Linux).
     pub reduce_from: ReduceFrom,
+    /// When PRR's slow-start reduction bound adds its extra segment (`recovery.rs`).
+    pub prr_bound: PrrBound,
     pub receive_window: Option<u64>,
     /// The socket's send buffer in payload bytes (`send_buffer.rs`); `None`: unlimited.
     pub send_buffer: Option<u64>,

@@ -2,7 +2,7 @@
 //! the window while in them, leaving.
 
 use cclab_cc::{CongestionEvent, SimTime};
-use cclab_scenario::{Recovery, ReduceFrom};
+use cclab_scenario::{PrrBound, Recovery, ReduceFrom};
 
 use crate::trace::FlowEventKind;
 
@@ -261,7 +261,9 @@ impl Sender {
     /// RFC 6937 §3: proportional rate reduction with the slow-start reduction bound
     /// (PRR-SSRB), the sender's window during SACK recovery and during an ECN window
     /// reduction. `fast_retransmit`: the first retransmission always leaves, as in Linux.
-    pub(super) fn update_prr_window(&mut self, delivered: u64, fast_retransmit: bool) {
+    /// `safe`: the ACK advanced `snd_una` and marked nothing newly lost, the only ACK on
+    /// which `prr_bound = "safe_ack"` adds the bound's extra segment.
+    pub(super) fn update_prr_window(&mut self, delivered: u64, fast_retransmit: bool, safe: bool) {
         let mss = self.config.mss;
         if delivered == 0 {
             return;
@@ -276,7 +278,17 @@ impl Sender {
             // half-segment allowance would never be sendable on its own.
             target.saturating_sub(self.prr.out).div_ceil(mss) * mss
         } else {
-            let limit = (self.prr.delivered.saturating_sub(self.prr.out)).max(delivered) + mss;
+            // RFC 6937 §3 adds the segment on every ACK. Linux's `tcp_cwnd_reduction` adds it
+            // only `if (flag & FLAG_SND_UNA_ADVANCED && !newly_lost)` ("slow starts cwnd up
+            // to ssthresh" when recovery progresses), so an ACK that only SACKs, or that
+            // finds a new loss, sends what was delivered and no more (RFC 6937's conservative
+            // bound, which draft-ietf-tcpm-prr-rfc6937bis calls the non-SafeACK case).
+            let extra = match self.config.prr_bound {
+                PrrBound::Ssrb => mss,
+                PrrBound::SafeAck if safe => mss,
+                PrrBound::SafeAck => 0,
+            };
+            let limit = (self.prr.delivered.saturating_sub(self.prr.out)).max(delivered) + extra;
             (ssthresh - pipe).min(limit)
         };
         if fast_retransmit && self.prr.out == 0 {

@@ -23,6 +23,7 @@ pub(super) fn sender(recovery: Recovery) -> Sender {
             limited_transmit: false,
             lost_retransmission: LostRetransmission::Reduce,
             reduce_from: ReduceFrom::Flight,
+            prr_bound: PrrBound::Ssrb,
             receive_window: None,
             send_buffer: None,
             min_rto: SimDuration::from_millis(200),
@@ -50,6 +51,7 @@ fn rack_sender(size: Option<u64>, min_rto_ms: u64) -> Sender {
             limited_transmit: false,
             lost_retransmission: LostRetransmission::Reduce,
             reduce_from: ReduceFrom::Flight,
+            prr_bound: PrrBound::Ssrb,
             receive_window: None,
             send_buffer: None,
             min_rto: SimDuration::from_millis(min_rto_ms),
@@ -591,6 +593,38 @@ fn prr_slow_start_reduction_bound_caps_the_catch_up() {
             .collect::<Vec<_>>(),
         vec![(0, true), (MSS, true)]
     );
+}
+
+#[test]
+fn prr_safe_ack_adds_the_extra_segment_only_when_snd_una_advances_without_new_loss() {
+    // Linux `tcp_cwnd_reduction` (net/ipv4/tcp_input.c), with pipe ≤ ssthresh:
+    //   sndcnt = max(prr_delivered − prr_out, newly_acked_sacked);
+    //   if (flag & FLAG_SND_UNA_ADVANCED && !newly_lost) sndcnt++;
+    //   sndcnt = min(delta, sndcnt);  sndcnt = max(sndcnt, prr_out ? 0 : 1);
+    // The same losses as the PRR-SSRB test above.
+    let (mut s, _) = counting_sender(Recovery::Sack, Some(10 * MSS));
+    s.config.prr_bound = PrrBound::SafeAck;
+    let mut out = Vec::new();
+    s.start(at(0), &mut out);
+    s.on_ack(at(50), &ack(0, &[(7 * MSS, 8 * MSS)]), &mut out);
+    s.on_ack(at(51), &ack(0, &[(7 * MSS, 9 * MSS)]), &mut out);
+    out.clear();
+    // Third SACK: snd_una does not move and segments 0..=6 are newly lost, so no extra
+    // segment: sndcnt = min(5 − 2, max(1 − 0, 1)) = 1, the fast retransmission alone (SSRB: 2).
+    s.on_ack(at(52), &ack(0, &[(7 * MSS, 10 * MSS)]), &mut out);
+    assert_eq!(s.cc().ssthresh(), 5 * MSS);
+    let sent = |out: &[Packet]| {
+        out.iter()
+            .map(|p| (p.seq, p.retransmission))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(sent(&out), vec![(0, true)]);
+    out.clear();
+    // The retransmission of segment 0 arrives: snd_una advances and nothing is newly lost.
+    // prr_delivered = 2, prr_out = 1, pipe = segments 1..=11 − 3 SACKed − 6 lost = 2 MSS:
+    // sndcnt = min(5 − 2, max(2 − 1, 1) + 1) = 2 retransmissions.
+    s.on_ack(at(53), &ack(MSS, &[(7 * MSS, 10 * MSS)]), &mut out);
+    assert_eq!(sent(&out), vec![(MSS, true), (2 * MSS, true)]);
 }
 
 #[test]

@@ -9,7 +9,7 @@ use cclab_cc::slow_start::standard::StandardSlowStart;
 use cclab_cc::{
     Ack, CcConfig, CongestionControl, CongestionEvent, SimDuration, TimeoutEvent, UndoEvent,
 };
-use cclab_scenario::{EcnMode, LossDetection, LostRetransmission, Recovery, ReduceFrom};
+use cclab_scenario::{EcnMode, LossDetection, LostRetransmission, PrrBound, Recovery, ReduceFrom};
 
 use crate::tcp::sender::SenderConfig;
 
@@ -29,6 +29,7 @@ fn sender(frto: bool) -> Sender {
             limited_transmit: false,
             lost_retransmission: LostRetransmission::Reduce,
             reduce_from: ReduceFrom::Flight,
+            prr_bound: PrrBound::Ssrb,
             receive_window: None,
             send_buffer: None,
             min_rto: SimDuration::from_millis(200),
