@@ -32,6 +32,8 @@ impl Sender {
         // are while a burst leaves).
         let mut window = self.window();
         let mut told = false;
+        // The receive window, which only an ACK moves.
+        let rwnd = self.receive_window();
         loop {
             debug_assert_eq!(window, self.window(), "window in step with the controller");
             debug_assert_eq!(
@@ -53,7 +55,6 @@ impl Sender {
                         break;
                     }
                     let len = self.config.mss.min(self.data_end - seq);
-                    let rwnd = self.receive_window();
                     if seq + len - self.board.snd_una() > rwnd {
                         break; // receive-window limited
                     }
@@ -120,6 +121,9 @@ impl Sender {
     /// TCP Small Queues: `Some(when)` if the next packet must wait for the NIC to drain.
     /// Linux sends anyway when at most one segment is unacknowledged, and checks
     /// retransmissions too, against twice the limit (`tcp_xmit_retransmit_queue`).
+    /// Asked before every segment: the two tests that nearly always let it go are inlined,
+    /// the limit worked out of line.
+    #[inline]
     pub(super) fn small_queues_hold(&self, now: SimTime, retransmission: bool) -> Option<SimTime> {
         let host = self.small_queues.as_ref()?;
         if self.board.snd_nxt() - self.board.snd_una() <= self.config.mss {
@@ -127,6 +131,13 @@ impl Sender {
         }
         // The limit is at least two packets: below that, no need to work it out.
         host.blocked_until(now, host.two_packets())?;
+        self.small_queues_limit_hold(now, retransmission)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn small_queues_limit_hold(&self, now: SimTime, retransmission: bool) -> Option<SimTime> {
+        let host = self.small_queues.as_ref()?;
         let rate = self
             .controller_pacing_rate()
             .or_else(|| self.default_pacing_rate());
