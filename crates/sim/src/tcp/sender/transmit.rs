@@ -190,7 +190,15 @@ impl Sender {
         if retransmission && seq == self.board.snd_una() && self.rack_tlp.is_some() {
             self.rto_deadline = Some(now + self.rtt.rto());
         }
-        let pipe_after = self.pipe();
+        // New data adds its length to every count of the flight (pipe, FlightSize, FACK's
+        // awnd: snd_nxt moves, nothing else does); a retransmission may or may not, as its
+        // segment was marked.
+        let pipe_after = if retransmission {
+            self.pipe()
+        } else {
+            pipe + len as u64
+        };
+        debug_assert_eq!(pipe_after, self.pipe(), "the flight after a send");
         if self.tells_controller(len, pipe_after) {
             self.cc.on_packet_sent(now, len as u64, pipe_after);
         }
