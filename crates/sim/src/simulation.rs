@@ -322,18 +322,40 @@ impl Simulation {
             && !crate::folding::data_both_ways(&simulation.reported, &simulation.hops, &routes)
         {
             simulation.fold_hops(&routes);
+        } else {
+            simulation.mark_lean_links();
         }
         simulation
     }
 
-    /// Choose the links to fold (`folding.rs`), from the links as they are now.
-    pub(crate) fn fold_hops(&mut self, routes: &[Routes]) {
-        let forced_drops: Vec<u32> = self
-            .flows
+    /// The links where a flow's `drop` list forces drops.
+    fn forced_drop_links(&self) -> Vec<u32> {
+        self.flows
             .iter()
             .filter(|f| !f.drop.is_empty())
             .map(|f| f.drop_link)
-            .collect();
+            .collect()
+    }
+
+    /// Mark the lean links (`Link::lean`) of a run whose hops are not folded (workloads,
+    /// captures, data both ways), by the rule `folding::mark_folded_links` applies with its
+    /// folds: a link that can be lean, not reported and with no forced drops. Whether a link
+    /// is lean depends on what observes its queue, not on folding: its admission keeps the
+    /// transmitter's schedule exactly, and its deliveries are the same events. On
+    /// `bench-workload-1gbps` (no folding) every access link kept the queue's statistics,
+    /// which nothing reads (docs/performance.md).
+    fn mark_lean_links(&mut self) {
+        let forced_drops = self.forced_drop_links();
+        for (id, link) in self.links.iter_mut().enumerate() {
+            let id = id as u32;
+            link.lean =
+                link.can_be_lean() && !self.reported.contains(&id) && !forced_drops.contains(&id);
+        }
+    }
+
+    /// Choose the links to fold (`folding.rs`), from the links as they are now.
+    pub(crate) fn fold_hops(&mut self, routes: &[Routes]) {
+        let forced_drops = self.forced_drop_links();
         let counts_drops_on_time: Vec<bool> = self
             .flows
             .iter()
