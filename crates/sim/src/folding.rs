@@ -238,12 +238,12 @@ impl Simulation {
     /// The packet at the head of folded `link`'s wire arrives now.
     pub(crate) fn on_folded_delivery(&mut self, link: u32) {
         let now = self.queue.precedence_now();
-        let (packet, next) = self.links[link as usize].deliver_folded(self.now, now);
+        let (mut packet, next) = self.links[link as usize].deliver_folded(self.now, now);
         if let Some((arrival, precedence)) = next {
             self.queue
                 .schedule_as_of(arrival, precedence, Event::FoldedDelivery(link));
         }
-        self.forward(packet);
+        self.forward(&mut packet);
     }
 }
 
