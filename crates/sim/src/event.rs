@@ -123,134 +123,6 @@ pub struct EventQueue {
     now: SimTime,
     /// When the event popped last had been scheduled.
     now_scheduled_at: SimTime,
-    /// Events scheduled together in a batch ([`EventQueue::schedule_batch`]: the flows'
-    /// starts), sorted once, latest first: the last runs next. Out of the heap, so that the
-    /// starts still to come do not deepen every pop before they are due.
-    batch: Vec<Key>,
-    /// The folded deliveries' lanes ([`EventQueue::set_lanes`]) and each link's state in them.
-    lanes: Vec<Lane>,
-    folded: Vec<FoldedLink>,
-    /// Lane entries whose event is scheduled (each the head of its link's wire).
-    lane_events: usize,
-    /// The event popped last came from a lane (checked by [`EventQueue::folded_delivered`]).
-    popped_from_lane: bool,
-    /// The earliest of the batch's last and the lanes' heads, and where it is
-    /// (`Source::Nothing`: none; then a pop is the heap's alone), kept so that a pop compares
-    /// the heap's root with one time rather than looking at every lane.
-    side_time: SimTime,
-    side_from: Source,
-    /// An event was popped from the batch or a lane: find the earliest of them again before
-    /// the next pop (not at once: a lane's new head may be the next packet of the link just
-    /// delivered, whose precedence the delivery is still to give, `folded_delivered`).
-    side_stale: bool,
-}
-
-/// A batch of fewer events is scheduled one by one, in the heap: sorting it apart saves
-/// nothing, and the pops would look at the batch until it is over.
-const MIN_BATCH: usize = 64;
-
-/// No lane: a link's folded deliveries go to the heap.
-pub const NO_LANE: u32 = u32::MAX;
-
-/// A lane of folded deliveries (issue 18): the packets that left one link for folded links
-/// of one delay and rate, one entry per packet in the order they were admitted, their
-/// arrival times strictly increasing (an entry that would not be later than the lane's last
-/// goes to the heap instead). Only the head is ever a candidate for the next event, compared
-/// with the heap's root at each pop, so a folded delivery costs no heap operation at all.
-///
-/// Why the pops are exactly the heap's (the total order: time, precedence, insertion order):
-/// an entry's event, in the order of the heap alone, is the `FoldedDelivery` of its link
-/// scheduled either when the packet was admitted (its link's wire was empty) or when the
-/// packet ahead of it on that link was delivered. An entry is put in a lane only if the
-/// packet ahead of it on its link, if any, is in the same lane (so earlier in it), and its
-/// event's precedence and insertion number are given to it at the same moment, by the same
-/// call, as the heap's scheduling would have (`FoldedLink::key`, counting `inserted` alike).
-/// So the lane's head is always a scheduled event: the packet ahead of it on its link was
-/// in front of it in the lane and is delivered. The lane's times increase strictly, so its
-/// head has the least key of all its scheduled events; the least of the heap's root, the
-/// batch's last and the lanes' heads is the least scheduled event, which is what one heap
-/// of all events would pop. Entries behind the head whose event is not scheduled yet are
-/// no events at all; they become scheduled before they reach the head.
-///
-/// The entries are a ring of a power-of-two size (a `VecDeque` cost more than the heap
-/// operations saved at a thousand flows; a `Vec` read from an index, compacted now and then,
-/// spent as much again in moving entries at 100 000 flows).
-#[derive(Default)]
-struct Lane {
-    ring: Vec<LaneEntry>,
-    head: usize,
-    len: usize,
-}
-
-#[derive(Clone, Copy, Debug, Default)]
-struct LaneEntry {
-    time: SimTime,
-    link: u32,
-}
-
-impl Lane {
-    /// Can an entry due at `time` join the lane? Only later than every entry in it, so that
-    /// the head stays the earliest.
-    #[inline(always)]
-    fn accepts(&self, time: SimTime) -> bool {
-        self.len == 0 || self.ring[(self.head + self.len - 1) & (self.ring.len() - 1)].time < time
-    }
-
-    #[inline(always)]
-    fn front(&self) -> Option<&LaneEntry> {
-        (self.len > 0).then(|| &self.ring[self.head])
-    }
-
-    #[inline(always)]
-    fn push(&mut self, entry: LaneEntry) {
-        if self.len == self.ring.len() {
-            self.grow();
-        }
-        let mask = self.ring.len() - 1;
-        self.ring[(self.head + self.len) & mask] = entry;
-        self.len += 1;
-    }
-
-    /// Double the ring, its entries in order from the start.
-    #[inline(never)]
-    fn grow(&mut self) {
-        let size = (2 * self.ring.len()).max(64);
-        let mut ring = Vec::with_capacity(size);
-        let mask = self.ring.len().wrapping_sub(1);
-        ring.extend((0..self.len).map(|i| self.ring[(self.head + i) & mask]));
-        ring.resize(size, LaneEntry::default());
-        self.ring = ring;
-        self.head = 0;
-    }
-
-    #[inline(always)]
-    fn pop_front(&mut self) -> LaneEntry {
-        debug_assert!(self.len > 0);
-        let entry = self.ring[self.head];
-        self.head = (self.head + 1) & (self.ring.len() - 1);
-        self.len -= 1;
-        entry
-    }
-
-    fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-}
-
-/// A folded link's part in the lanes.
-#[derive(Clone, Copy, Debug)]
-struct FoldedLink {
-    /// Its lane, or `NO_LANE`.
-    lane: u32,
-    /// Its packets on the wire whose deliveries are lane entries: the first `in_lane` of
-    /// them (a packet joins the lane only behind one that did).
-    in_lane: u32,
-    /// The last packet admitted joined the lane (the next may too).
-    tail_in_lane: bool,
-    /// The precedence and insertion number of the delivery event of its first packet on the
-    /// wire, if that is a lane entry whose event is scheduled.
-    precedence: Precedence,
-    order: u64,
 }
 
 /// Does `a` run before `b`? By time, then (rare: equal times) by precedence and insertion
@@ -430,7 +302,13 @@ impl EventQueue {
     /// (or for the free list, when [`EventQueue::settle`] fills the root).
     #[inline]
     pub fn pop(&mut self) -> Option<(SimTime, Event)> {
-        self.pop_until(SimTime::MAX)
+        self.settle();
+        let top = *self.heap.first()?;
+        self.root_vacant = true;
+        let pending = &self.slots[top.slot as usize];
+        self.now = top.time;
+        self.now_scheduled_at = pending.precedence.scheduled_at;
+        Some((top.time, pending.event))
     }
 
     /// [`EventQueue::pop`] if the next event is due by `end`: the event loop's one call per
@@ -438,330 +316,30 @@ impl EventQueue {
     #[inline]
     pub fn pop_until(&mut self, end: SimTime) -> Option<(SimTime, Event)> {
         self.settle();
-        if self.side_stale {
-            self.refresh_side();
-        }
-        if matches!(self.side_from, Source::Nothing) || !self.side_first() {
-            let top = *self.heap.first()?;
-            if top.time > end {
-                return None;
-            }
-            return Some(self.take_root(top));
-        }
-        let time = self.side_time;
-        if time > end {
+        let top = *self.heap.first()?;
+        if top.time > end {
             return None;
         }
-        self.side_stale = true;
-        match self.side_from {
-            Source::Nothing | Source::Heap => {
-                unreachable!("the side's head is the batch's or a lane's")
-            }
-            Source::Batch => {
-                let key = self
-                    .batch
-                    .pop()
-                    .expect("the batch's last is the next event");
-                self.free.push(key.slot);
-                let pending = &self.slots[key.slot as usize];
-                self.now = time;
-                self.now_scheduled_at = pending.precedence.scheduled_at;
-                self.popped_from_lane = false;
-                Some((time, pending.event))
-            }
-            Source::Lane(lane) => {
-                let entry = self.lanes[lane as usize].pop_front();
-                let state = &self.folded[entry.link as usize];
-                self.lane_events -= 1;
-                self.popped_from_lane = true;
-                self.now = time;
-                self.now_scheduled_at = state.precedence.scheduled_at;
-                Some((time, Event::FoldedDelivery(entry.link)))
-            }
-        }
-    }
-
-    /// Pop the heap's root `top`: its slot stays with the vacant root.
-    #[inline(always)]
-    fn take_root(&mut self, top: Key) -> (SimTime, Event) {
         self.root_vacant = true;
-        self.popped_from_lane = false;
         let pending = &self.slots[top.slot as usize];
         self.now = top.time;
         self.now_scheduled_at = pending.precedence.scheduled_at;
-        (top.time, pending.event)
-    }
-
-    /// Does the side's head (there is one) run before the heap's root?
-    #[inline(always)]
-    fn side_first(&self) -> bool {
-        match self.heap.first() {
-            None => true,
-            Some(root) => {
-                self.side_time < root.time
-                    || (self.side_time == root.time
-                        && self.ties_before(self.side_from, Source::Heap))
-            }
-        }
-    }
-
-    /// Find the earliest of the batch's last and the lanes' heads (each the least of its
-    /// own), by time, then (equal times) by precedence and insertion order.
-    #[inline(never)]
-    fn refresh_side(&mut self) {
-        self.side_stale = false;
-        let (mut time, mut from) = (SimTime::MAX, Source::Nothing);
-        if let Some(key) = self.batch.last() {
-            (time, from) = (key.time, Source::Batch);
-        }
-        for (lane, entries) in self.lanes.iter().enumerate() {
-            if let Some(head) = entries.front() {
-                let here = Source::Lane(lane as u32);
-                if matches!(from, Source::Nothing)
-                    || head.time < time
-                    || (head.time == time && self.ties_before(here, from))
-                {
-                    (time, from) = (head.time, here);
-                }
-            }
-        }
-        (self.side_time, self.side_from) = (time, from);
-    }
-
-    /// A lane's new head, an event scheduled now with its key given: the side's head if it
-    /// runs first.
-    #[inline(always)]
-    fn offer_side(&mut self, time: SimTime, here: Source) {
-        if !self.side_stale
-            && (matches!(self.side_from, Source::Nothing)
-                || time < self.side_time
-                || (time == self.side_time && self.ties_before(here, self.side_from)))
-        {
-            (self.side_time, self.side_from) = (time, here);
-        }
-    }
-
-    /// The precedence and insertion number of the event at the head of `from`.
-    fn tie_key(&self, from: Source) -> (Precedence, u64) {
-        let slot = match from {
-            Source::Nothing => unreachable!("no event is compared with nothing"),
-            Source::Heap => self.heap[0].slot,
-            Source::Batch => self.batch[self.batch.len() - 1].slot,
-            Source::Lane(lane) => {
-                let head = *self.lanes[lane as usize].front().expect("a lane's head");
-                let state = &self.folded[head.link as usize];
-                return (state.precedence, state.order);
-            }
-        };
-        let pending = &self.slots[slot as usize];
-        (pending.precedence, pending.order)
-    }
-
-    /// Of the heads of `a` and `b`, due at the same time, does `a`'s run first? (Rare: out
-    /// of line.)
-    #[inline(never)]
-    fn ties_before(&self, a: Source, b: Source) -> bool {
-        self.tie_key(a) < self.tie_key(b)
+        Some((top.time, pending.event))
     }
 
     #[inline]
     pub fn peek_time(&mut self) -> Option<SimTime> {
         self.settle();
-        if self.side_stale {
-            self.refresh_side();
-        }
-        if matches!(self.side_from, Source::Nothing) || !self.side_first() {
-            return self.heap.first().map(|k| k.time);
-        }
-        Some(self.side_time)
+        self.heap.first().map(|k| k.time)
     }
 
     pub fn len(&self) -> usize {
-        self.heap.len() - usize::from(self.root_vacant) + self.batch.len() + self.lane_events
+        self.heap.len() - usize::from(self.root_vacant)
     }
 
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
-
-    /// Schedule each of `events` now, in this order, as many calls of
-    /// [`EventQueue::schedule`] would (the same precedences and insertion numbers, so the
-    /// same order of pops), but into a list sorted once instead of the heap: the flows'
-    /// starts, known when the run is set up (12 000 of the heap's entries, on average over
-    /// a second, with 100 000 flows starting over its first tenth).
-    pub fn schedule_batch(&mut self, events: impl ExactSizeIterator<Item = (SimTime, Event)>) {
-        if events.len() < MIN_BATCH {
-            for (time, event) in events {
-                self.schedule(time, event);
-            }
-            return;
-        }
-        let precedence = self.precedence_now();
-        for (time, event) in events {
-            debug_assert!(time >= self.now);
-            let pending = Pending {
-                precedence: Precedence {
-                    rank: self.inserted,
-                    ..precedence
-                },
-                order: self.inserted,
-                event,
-            };
-            self.inserted += 1;
-            let slot = match self.free.pop() {
-                Some(slot) => {
-                    self.slots[slot as usize] = pending;
-                    slot
-                }
-                None => {
-                    self.slots.push(pending);
-                    (self.slots.len() - 1) as u32
-                }
-            };
-            self.batch.push(Key { time, slot });
-        }
-        // Latest first; the order is total (insertion numbers are unique).
-        let slots = &self.slots;
-        let full = |k: &Key| {
-            let pending = &slots[k.slot as usize];
-            (k.time, pending.precedence, pending.order)
-        };
-        self.batch
-            .sort_unstable_by_key(|k| std::cmp::Reverse(full(k)));
-        self.refresh_side();
-    }
-
-    /// Give each link its lane of folded deliveries (`NO_LANE`: none, the heap), before any
-    /// packet is admitted: `lane_of[link]`, lanes numbered from 0.
-    pub fn set_lanes(&mut self, lane_of: &[u32]) {
-        debug_assert!(self.lane_events == 0 && self.lanes.iter().all(Lane::is_empty));
-        let count = lane_of
-            .iter()
-            .filter(|&&lane| lane != NO_LANE)
-            .map(|&lane| lane as usize + 1)
-            .max()
-            .unwrap_or(0);
-        self.lanes = (0..count).map(|_| Lane::default()).collect();
-        self.folded = lane_of
-            .iter()
-            .map(|&lane| FoldedLink {
-                lane,
-                in_lane: 0,
-                tail_in_lane: false,
-                precedence: Precedence::default(),
-                order: 0,
-            })
-            .collect();
-        if count == 0 {
-            self.folded.clear();
-        }
-        self.refresh_side();
-    }
-
-    /// The lanes in use (tests).
-    #[cfg(test)]
-    pub(crate) fn lane_count(&self) -> usize {
-        self.lanes.len()
-    }
-
-    /// A packet was admitted to folded `link` now, to arrive at its far end at `arrival`.
-    /// `first_in_flight`: the link's wire was empty, so its delivery is scheduled now, with
-    /// precedence `by` (what the heap alone would do: `schedule_as_of(arrival, by,
-    /// FoldedDelivery(link))`); else it is scheduled when the packet ahead of it is
-    /// delivered ([`EventQueue::folded_delivered`]). The packet's delivery becomes an entry
-    /// of the link's lane if the lane takes it (a time later than its last entry's) and the
-    /// packet ahead of it, if any, is in the lane too; else it goes the heap's way.
-    #[inline]
-    pub fn folded_admitted(
-        &mut self,
-        link: u32,
-        arrival: SimTime,
-        first_in_flight: bool,
-        by: Precedence,
-    ) {
-        let Some(state) = self.folded.get_mut(link as usize) else {
-            if first_in_flight {
-                self.schedule_as_of(arrival, by, Event::FoldedDelivery(link));
-            }
-            return;
-        };
-        let joins = state.lane != NO_LANE
-            && (first_in_flight || state.tail_in_lane)
-            && self.lanes[state.lane as usize].accepts(arrival);
-        if first_in_flight {
-            debug_assert_eq!(state.in_lane, 0, "link {link}: an empty wire has no entry");
-        }
-        state.tail_in_lane = joins;
-        if !joins {
-            if first_in_flight {
-                self.schedule_as_of(arrival, by, Event::FoldedDelivery(link));
-            }
-            return;
-        }
-        state.in_lane += 1;
-        let lane = state.lane;
-        let was_empty = self.lanes[lane as usize].is_empty();
-        self.lanes[lane as usize].push(LaneEntry {
-            time: arrival,
-            link,
-        });
-        if first_in_flight {
-            debug_assert!(by.scheduled_at >= self.now && by.scheduled_at <= arrival);
-            state.precedence = by;
-            state.order = self.inserted;
-            self.inserted += 1;
-            self.lane_events += 1;
-            if was_empty {
-                self.offer_side(arrival, Source::Lane(lane));
-            }
-        } else {
-            debug_assert!(!was_empty, "the packet ahead is in the lane");
-        }
-    }
-
-    /// The packet at the head of folded `link`'s wire was delivered now (the event just
-    /// popped); `next`: the next packet's arrival and the precedence of its delivery event,
-    /// which is scheduled now: in the lane, if the next packet's entry is there (the heap
-    /// alone: `schedule_as_of(arrival, precedence, FoldedDelivery(link))`).
-    #[inline]
-    pub fn folded_delivered(&mut self, link: u32, next: Option<(SimTime, Precedence)>) {
-        if let Some(state) = self.folded.get_mut(link as usize)
-            && state.in_lane > 0
-        {
-            debug_assert!(self.popped_from_lane, "link {link}: its head was a lane's");
-            state.in_lane -= 1;
-            if state.in_lane > 0 {
-                let (arrival, precedence) = next.expect("a lane entry is on the wire");
-                debug_assert!(
-                    precedence.scheduled_at >= self.now && precedence.scheduled_at <= arrival
-                );
-                state.precedence = precedence;
-                state.order = self.inserted;
-                self.inserted += 1;
-                self.lane_events += 1;
-                return;
-            }
-        } else {
-            debug_assert!(
-                !self.popped_from_lane,
-                "link {link}: its head was the heap's"
-            );
-        }
-        if let Some((arrival, precedence)) = next {
-            self.schedule_as_of(arrival, precedence, Event::FoldedDelivery(link));
-        }
-    }
-}
-
-/// Where the next event waits.
-#[derive(Clone, Copy, Debug, Default)]
-enum Source {
-    /// No event (out of the heap).
-    #[default]
-    Nothing,
-    Heap,
-    Batch,
-    Lane(u32),
 }
 
 /// A timer that may be re-armed often (the RTO on every ACK) without flooding the heap: the
@@ -821,8 +399,6 @@ pub enum TimerAction {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use cclab_cc::SimDuration;
-    use std::collections::VecDeque;
 
     fn t(ns: u64) -> SimTime {
         SimTime::from_nanos(ns)
@@ -922,119 +498,6 @@ mod tests {
                 assert_eq!(queue.len(), pending.len());
             }
         }
-    }
-
-    /// A folded link's wire in the lanes' test: per packet, its arrival, when it entered the
-    /// link, and the precedence of its delivery if the wire is empty when it enters.
-    type Wire = VecDeque<(SimTime, SimTime, Precedence)>;
-
-    /// The lanes and the batch must pop exactly what one heap of every event pops: the same
-    /// calls (admissions to folded links, their deliveries, other events, a batch of starts)
-    /// go to a queue with lanes and to one without (`set_lanes` not called: the heap alone),
-    /// driven by what the first pops, and the two must pop the same events at the same times
-    /// and give the same precedences. Times are few, so that ties in time and in the times
-    /// of scheduling are common; arrivals on one lane are sometimes not in order (those
-    /// go to the heap), and a packet behind one that went to the heap follows it there.
-    #[test]
-    fn lanes_and_the_batch_pop_what_the_heap_alone_pops() {
-        let mut rng = crate::rng::Rng::for_component(11, "event-lanes-test");
-        // Links 0-2 share lane 0, 3-4 lane 1, link 5 has none.
-        let lane_of = [0, 0, 0, 1, 1, NO_LANE];
-        let (mut from_lanes, mut popped_lane_events) = (0u64, 0u64);
-        for _ in 0..200 {
-            let mut lanes = EventQueue::default();
-            lanes.set_lanes(&lane_of);
-            let mut heap = EventQueue::default();
-            // A batch of starts, sorted apart (from `MIN_BATCH` on) in the first queue.
-            let starts: Vec<(SimTime, Event)> = (0..rng.below(2 * MIN_BATCH as u64))
-                .map(|i| (t(rng.below(30)), Event::FlowStart(i as u32)))
-                .collect();
-            lanes.schedule_batch(starts.iter().copied());
-            for &(time, event) in &starts {
-                heap.schedule(time, event);
-            }
-            for queue in [&mut lanes, &mut heap] {
-                queue.schedule(t(0), Event::Sample);
-            }
-            let mut wires: Vec<Wire> = vec![VecDeque::new(); lane_of.len()];
-            let mut steps = 0;
-            while steps < 600 {
-                steps += 1;
-                let popped = lanes.pop();
-                let from_lane = lanes.popped_from_lane;
-                assert_eq!(popped, heap.pop());
-                assert_eq!(lanes.precedence_now(), heap.precedence_now());
-                let Some((now, event)) = popped else { break };
-                let now_precedence = lanes.precedence_now();
-                if let Event::FoldedDelivery(link) = event {
-                    from_lanes += u64::from(from_lane);
-                    popped_lane_events += 1;
-                    let wire = &mut wires[link as usize];
-                    let (arrival, _, _) = wire.pop_front().expect("a packet on the wire");
-                    assert_eq!(arrival, now);
-                    let next = wire.front().map(|&(arrival, entered, by)| {
-                        (arrival, if entered > now { by } else { now_precedence })
-                    });
-                    for queue in [&mut lanes, &mut heap] {
-                        queue.folded_delivered(link, next);
-                    }
-                }
-                // What the event does: a few admissions and other events.
-                for _ in 0..rng.below(3) {
-                    if rng.below(3) > 0 {
-                        let link = rng.below(lane_of.len() as u64) as usize;
-                        let wire = &mut wires[link];
-                        let entered = now + SimDuration::from_nanos(rng.below(3));
-                        let last = wire.back().map_or(SimTime::ZERO, |w| w.0);
-                        let arrival = (entered + SimDuration::from_nanos(rng.below(6)))
-                            .max(last + SimDuration::from_nanos(1));
-                        // As a folded chain's: scheduled when it enters, by an event
-                        // scheduled now or earlier (the rank of the chain's first event).
-                        let by = Precedence {
-                            rank: rng.below(now_precedence.rank + 1),
-                            ..now_precedence.child_at(entered)
-                        };
-                        let first = wire.is_empty();
-                        wire.push_back((arrival, entered, by));
-                        for queue in [&mut lanes, &mut heap] {
-                            queue.folded_admitted(link as u32, arrival, first, by);
-                        }
-                    } else {
-                        let time = now + SimDuration::from_nanos(rng.below(5));
-                        let event = Event::SendTimer(steps);
-                        for queue in [&mut lanes, &mut heap] {
-                            queue.schedule(time, event);
-                        }
-                    }
-                }
-                assert_eq!(lanes.len(), heap.len());
-            }
-        }
-        // The lanes were used, and not for everything.
-        assert!(
-            from_lanes > popped_lane_events / 4,
-            "{from_lanes} of {popped_lane_events}"
-        );
-        assert!(from_lanes < popped_lane_events);
-    }
-
-    #[test]
-    fn a_batch_pops_as_events_scheduled_one_by_one() {
-        // Times 4, 3, 2, 1, 0, 4, 3, …: ties in time pop in the order given.
-        let events: Vec<_> = (0..MIN_BATCH as u32)
-            .map(|id| (t(4 - u64::from(id) % 5), Event::FlowStart(id)))
-            .collect();
-        let mut batch = EventQueue::default();
-        batch.schedule_batch(events.iter().copied());
-        assert_eq!(
-            batch.batch.len(),
-            MIN_BATCH,
-            "sorted apart, not in the heap"
-        );
-        let mut expected = events;
-        expected.sort_by_key(|&(time, _)| time); // stable: ties keep their order
-        let order: Vec<_> = std::iter::from_fn(|| batch.pop()).collect();
-        assert_eq!(order, expected);
     }
 
     #[test]

@@ -39,7 +39,7 @@
 //!   and delay, produce such ties systematically (the property tests found them), so such
 //!   runs fold nothing ([`data_both_ways`]).
 
-use crate::event::NO_LANE;
+use crate::event::Event;
 use crate::net::link::{Admission, Link};
 use crate::net::network::{Path, Routes};
 use crate::packet::{Packet, PacketKind};
@@ -87,29 +87,15 @@ pub(crate) struct Exclusions<'a> {
     pub counts_drops_on_time: &'a [bool],
 }
 
-/// At most this many lanes of folded deliveries: the event queue compares each lane's head
-/// at every pop. Links beyond them schedule their deliveries in the heap.
-const MAX_LANES: usize = 8;
-
-/// A lane is used only if at least this many links share it (see `mark_folded_links`).
-pub(crate) const MIN_LINKS_PER_LANE: usize = 64;
-
 /// Mark the links that can be folded (`Link::folded`): fed by one upstream link only, which
 /// hands on every packet it carries and knows when each leaves; foldable themselves
-/// ([`Link::can_fold`]); not excluded (`exclusions`). Returns each link's lane of folded
-/// deliveries (`EventQueue::set_lanes`, `event::NO_LANE` for none): the folded links that
-/// deliver (the last of a folded chain) share a lane if they have the same upstream link,
-/// delay and rate. Their packets leave the upstream link in the order it admitted them, in
-/// FIFO order, and then take equal times to cross, so their arrivals mostly increase in the
-/// order they are admitted, which is what a lane needs (any other goes to the heap). A lane
-/// shared by fewer than `min_links_per_lane` links is not used.
+/// ([`Link::can_fold`]); not excluded (`exclusions`).
 pub(crate) fn mark_folded_links(
     links: &mut [Link],
     exclusions: &Exclusions,
     hops: &[u32],
     routes: &[Routes],
-    min_links_per_lane: usize,
-) -> Vec<u32> {
+) {
     let count = links.len();
     let paths = || {
         routes
@@ -181,53 +167,6 @@ pub(crate) fn mark_folded_links(
             break;
         }
     }
-    // A folded link delivers unless it hands its packets to another folded link (then it
-    // does so on every path, by the loop above).
-    let mut passes_on = vec![false; count];
-    for path in paths() {
-        for pair in path.windows(2) {
-            if folded[pair[1] as usize] {
-                passes_on[pair[0] as usize] = true;
-            }
-        }
-    }
-    let mut lanes: Vec<(u32, cclab_cc::SimDuration, u64)> = Vec::new();
-    let mut lane_of: Vec<u32> = (0..count)
-        .map(|link| {
-            let Source::Link(upstream) = source[link] else {
-                return NO_LANE;
-            };
-            if !folded[link] || passes_on[link] {
-                return NO_LANE;
-            }
-            let group = (upstream, links[link].delay(), links[link].rate_bps());
-            match lanes.iter().position(|&g| g == group) {
-                Some(lane) => lane as u32,
-                None if lanes.len() < MAX_LANES => {
-                    lanes.push(group);
-                    (lanes.len() - 1) as u32
-                }
-                None => NO_LANE,
-            }
-        })
-        .collect();
-    // Few links to a lane: the heap is small, and comparing the lanes' heads at each pop
-    // would cost more than it saves. Those links keep to the heap.
-    let mut links_in = vec![0usize; lanes.len()];
-    for &lane in lane_of.iter().filter(|&&l| l != NO_LANE) {
-        links_in[lane as usize] += 1;
-    }
-    let mut renumbered = vec![NO_LANE; lanes.len()];
-    let mut used = 0;
-    for (lane, &n) in links_in.iter().enumerate() {
-        if n >= min_links_per_lane {
-            renumbered[lane] = used;
-            used += 1;
-        }
-    }
-    for lane in lane_of.iter_mut().filter(|l| **l != NO_LANE) {
-        *lane = renumbered[*lane as usize];
-    }
     for (id, (link, folded)) in links.iter_mut().zip(folded).enumerate() {
         link.folded = folded;
         let id = id as u32;
@@ -235,7 +174,6 @@ pub(crate) fn mark_folded_links(
             && !exclusions.reported.contains(&id)
             && !exclusions.forced_drops.contains(&id);
     }
-    lane_of
 }
 
 impl Simulation {
@@ -268,18 +206,16 @@ impl Simulation {
                 continue;
             }
             match folded.enqueue_folded(at, by, packet) {
-                // `first_in_flight`: the wire was empty when the packet entered the link (any
-                // packet ahead of it was delivered by now): its unfolded delivery event would
-                // have been scheduled when it entered, by the delivery event of the link
-                // before. Else it is scheduled when the packet ahead of it is delivered. Either
-                // way it may wait in a lane rather than the heap (`EventQueue::
-                // folded_admitted`).
+                // The wire was empty when the packet entered the link (any packet ahead of it
+                // was delivered by now): its unfolded delivery event would have been
+                // scheduled when it entered, by the delivery event of the link before.
                 Admission::Admitted {
                     arrival,
-                    first_in_flight,
+                    first_in_flight: true,
                 } => self
                     .queue
-                    .folded_admitted(link, arrival, first_in_flight, by),
+                    .schedule_as_of(arrival, by, Event::FoldedDelivery(link)),
+                Admission::Admitted { .. } => {}
                 Admission::Dropped(_) | Admission::Scheduled => self.count_drop_ahead(packet, at),
             }
             return;
@@ -303,7 +239,10 @@ impl Simulation {
     pub(crate) fn on_folded_delivery(&mut self, link: u32) {
         let now = self.queue.precedence_now();
         let (packet, next) = self.links[link as usize].deliver_folded(self.now, now);
-        self.queue.folded_delivered(link, next);
+        if let Some((arrival, precedence)) = next {
+            self.queue
+                .schedule_as_of(arrival, precedence, Event::FoldedDelivery(link));
+        }
         self.forward(packet);
     }
 }
@@ -318,23 +257,9 @@ mod tests {
     /// every queue kept in full (every hop an event, as before folding): the result and
     /// everything streamed to the sink.
     fn run(text: &str, fold: bool) -> (RunResult, MemorySink, Vec<bool>) {
-        run_with_lanes(text, fold, false)
-    }
-
-    /// [`run`], and with `lanes`, every folded delivery that can in a lane of the event
-    /// queue, however few links share it (`EventQueue::set_lanes`).
-    fn run_with_lanes(text: &str, fold: bool, lanes: bool) -> (RunResult, MemorySink, Vec<bool>) {
         let scenario =
             cclab_scenario::from_str("test.toml", text, &[]).expect("the test scenario is valid");
         let mut simulation = Simulation::new(&scenario);
-        if lanes && simulation.links.iter().any(|l| l.folded) {
-            let routes: Vec<_> = simulation.flows.iter().map(|f| f.routes).collect();
-            simulation.fold_hops(&routes, 1);
-            assert!(
-                simulation.queue.lane_count() > 0,
-                "some folded link delivers"
-            );
-        }
         if !fold {
             for link in &mut simulation.links {
                 link.folded = false;
@@ -375,14 +300,6 @@ mod tests {
     fn assert_folding_changes_nothing(text: &str) -> (u64, u64, Vec<bool>) {
         let (unfolded, unfolded_sink, _) = run(text, false);
         let (folded, folded_sink, links) = run(text, true);
-        // The lanes of folded deliveries change nothing either, not even the events.
-        let (in_lanes, lanes_sink, _) = run_with_lanes(text, true, true);
-        assert_eq!(in_lanes, folded);
-        assert_eq!(lanes_sink.flows, folded_sink.flows);
-        assert_eq!(lanes_sink.links, folded_sink.links);
-        assert_eq!(lanes_sink.packets, folded_sink.packets);
-        assert_eq!(lanes_sink.events, folded_sink.events);
-        assert_eq!(lanes_sink.udp, folded_sink.udp);
         first_difference(
             "packet events",
             &folded_sink.packets,

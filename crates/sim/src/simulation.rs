@@ -274,14 +274,9 @@ impl Simulation {
             }
         }
         let mut queue = EventQueue::default();
-        // One batch, sorted once: the starts wait out of the heap (`EventQueue::
-        // schedule_batch`), in the order of scheduling them one by one.
-        queue.schedule_batch(
-            flows
-                .iter()
-                .enumerate()
-                .map(|(id, flow)| (flow.start, Event::FlowStart(id as u32))),
-        );
+        for (id, flow) in flows.iter().enumerate() {
+            queue.schedule(flow.start, Event::FlowStart(id as u32));
+        }
         let workloads = Workloads::new(scenario, &links, flows.len() as u32, &mut queue);
         let interval = scenario.output.interval;
         queue.schedule(SimTime::ZERO + interval, Event::Sample);
@@ -326,14 +321,13 @@ impl Simulation {
             && !workloads_run
             && !crate::folding::data_both_ways(&simulation.reported, &simulation.hops, &routes)
         {
-            simulation.fold_hops(&routes, crate::folding::MIN_LINKS_PER_LANE);
+            simulation.fold_hops(&routes);
         }
         simulation
     }
 
     /// Choose the links to fold (`folding.rs`), from the links as they are now.
-    /// `min_links_per_lane`: see `folding::mark_folded_links`.
-    pub(crate) fn fold_hops(&mut self, routes: &[Routes], min_links_per_lane: usize) {
+    pub(crate) fn fold_hops(&mut self, routes: &[Routes]) {
         let forced_drops: Vec<u32> = self
             .flows
             .iter()
@@ -350,14 +344,7 @@ impl Simulation {
             forced_drops: &forced_drops,
             counts_drops_on_time: &counts_drops_on_time,
         };
-        let lanes = crate::folding::mark_folded_links(
-            &mut self.links,
-            &exclusions,
-            &self.hops,
-            routes,
-            min_links_per_lane,
-        );
-        self.queue.set_lanes(&lanes);
+        crate::folding::mark_folded_links(&mut self.links, &exclusions, &self.hops, routes);
     }
 
     /// Run to the end of the scenario, streaming samples to `sink` and calling `progress`
@@ -1187,7 +1174,7 @@ mod tests {
                 .replace_qdisc(Qdisc::Scheduled(AnyScheduledQdisc::TestFifo(fifo)));
             // A scheduled discipline's deliveries are events: the links behind it unfold.
             let routes: Vec<Routes> = simulation.flows.iter().map(|f| f.routes).collect();
-            simulation.fold_hops(&routes, crate::folding::MIN_LINKS_PER_LANE);
+            simulation.fold_hops(&routes);
         }
         simulation.run(sink, &mut |_| {}).expect("invariants hold")
     }
