@@ -167,12 +167,8 @@ pub(crate) fn mark_folded_links(
             break;
         }
     }
-    for (id, (link, folded)) in links.iter_mut().zip(folded).enumerate() {
+    for (link, folded) in links.iter_mut().zip(folded) {
         link.folded = folded;
-        let id = id as u32;
-        link.lean = link.can_be_lean()
-            && !exclusions.reported.contains(&id)
-            && !exclusions.forced_drops.contains(&id);
     }
 }
 

@@ -337,13 +337,12 @@ impl Simulation {
             .collect()
     }
 
-    /// Mark the lean links (`Link::lean`) of a run whose hops are not folded (workloads,
-    /// captures, data both ways), by the rule `folding::mark_folded_links` applies with its
-    /// folds: a link that can be lean, not reported and with no forced drops. Whether a link
-    /// is lean depends on what observes its queue, not on folding: its admission keeps the
-    /// transmitter's schedule exactly, and its deliveries are the same events. On
-    /// `bench-workload-1gbps` (no folding) every access link kept the queue's statistics,
-    /// which nothing reads (docs/performance.md).
+    /// Mark the lean links (`Link::lean`), whether or not hops are folded: a link that can be
+    /// lean, not reported and with no forced drops. Whether a link is lean depends on what
+    /// observes its queue, not on folding: its admission keeps the transmitter's schedule
+    /// exactly, and its deliveries are the same events. (Runs that fold nothing, such as
+    /// `bench-workload-1gbps`, used to keep every access link's queue statistics, which
+    /// nothing reads: docs/performance.md.)
     fn mark_lean_links(&mut self) {
         let forced_drops = self.forced_drop_links();
         for (id, link) in self.links.iter_mut().enumerate() {
@@ -367,6 +366,7 @@ impl Simulation {
             counts_drops_on_time: &counts_drops_on_time,
         };
         crate::folding::mark_folded_links(&mut self.links, &exclusions, &self.hops, routes);
+        self.mark_lean_links();
     }
 
     /// Run to the end of the scenario, streaming samples to `sink` and calling `progress`
