@@ -27,6 +27,8 @@ mod ack;
 mod connection;
 mod fack;
 mod frto;
+#[cfg(test)]
+mod hook_counts;
 mod limited_transmit;
 mod mode;
 mod rack_tlp;

@@ -1,5 +1,6 @@
 //! Unit tests of the sender against RFC 5681, 6582, 6675, 6937, 6298, 3168 and 8985.
 
+use super::hook_counts::{CountingController, HookCounts};
 use super::*;
 use crate::packet::{Ecn, PacketKind, SackBlock, XcpHeader};
 use cclab_cc::algorithms::reno::Reno;
@@ -400,68 +401,30 @@ fn ce_marks_echoed_by_duplicate_acks_reach_a_controller_that_responds_to_ecn() {
     assert_eq!(seen.load(std::sync::atomic::Ordering::Relaxed), MSS);
 }
 
-/// Reno that counts the timeouts the sender judged new congestion events.
-struct CountsTimeoutEvents {
-    inner: Reno,
-    new_events: std::sync::Arc<std::sync::atomic::AtomicU64>,
-}
-
-impl CongestionControl for CountsTimeoutEvents {
-    fn name(&self) -> &'static str {
-        "reno"
-    }
-    fn on_ack(&mut self, ack: &Ack) {
-        self.inner.on_ack(ack);
-    }
-    fn on_congestion_event(&mut self, event: &CongestionEvent) {
-        self.inner.on_congestion_event(event);
-    }
-    fn on_timeout_congestion_event(&mut self, event: &TimeoutEvent) {
-        self.new_events
-            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        self.inner.on_timeout_congestion_event(event);
-    }
-    fn on_retransmission_timeout(&mut self, event: &TimeoutEvent) {
-        self.inner.on_retransmission_timeout(event);
-    }
-    fn on_recovery_exit(&mut self, now: SimTime) {
-        self.inner.on_recovery_exit(now);
-    }
-    fn on_reduction_complete(&mut self, now: SimTime) {
-        self.inner.on_reduction_complete(now);
-    }
-    fn cwnd(&self) -> u64 {
-        self.inner.cwnd()
-    }
-    fn ssthresh(&self) -> u64 {
-        self.inner.ssthresh()
-    }
-    fn assign_window(&mut self, cwnd: u64, ssthresh: u64) {
-        self.inner.assign_window(cwnd, ssthresh)
-    }
-}
-
-/// A sender over Reno starting with `initial_ssthresh` (None: unlimited), and the count of
-/// `on_timeout_congestion_event` calls.
+/// A sender over Reno starting with `initial_ssthresh` (None: unlimited), and the counts of
+/// its controller's hooks (`on_timeout_congestion_event` is the one these tests check).
 fn counting_sender(
     recovery: Recovery,
     initial_ssthresh: Option<u64>,
-) -> (Sender, std::sync::Arc<std::sync::atomic::AtomicU64>) {
+) -> (Sender, std::sync::Arc<HookCounts>) {
     let config = CcConfig {
         initial_ssthresh: initial_ssthresh.unwrap_or(cclab_cc::UNLIMITED),
         ..CcConfig::new(MSS)
     };
-    let new_events = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let counts = std::sync::Arc::new(HookCounts::default());
     let mut s = sender(recovery);
-    s.cc = Box::new(CountsTimeoutEvents {
-        inner: Reno::new(&config, Box::new(StandardSlowStart::new(&config))),
-        new_events: new_events.clone(),
+    s.cc = Box::new(CountingController {
+        inner: Box::new(Reno::new(
+            &config,
+            Box::new(StandardSlowStart::new(&config)),
+        )),
+        counts: counts.clone(),
     });
-    (s, new_events)
+    (s, counts)
 }
 
-fn count(counter: &std::sync::atomic::AtomicU64) -> u64 {
-    counter.load(std::sync::atomic::Ordering::Relaxed)
+fn count(counts: &HookCounts) -> u64 {
+    counts.timeout_congestion_events()
 }
 
 #[test]

@@ -3,12 +3,11 @@
 
 use super::*;
 use crate::packet::{Ecn, PacketKind, SackBlock, XcpHeader};
+use crate::tcp::sender::hook_counts::{CountingController, HookCounts};
 use crate::trace::FlowEvent;
 use cclab_cc::algorithms::reno::Reno;
 use cclab_cc::slow_start::standard::StandardSlowStart;
-use cclab_cc::{
-    Ack, CcConfig, CongestionControl, CongestionEvent, SimDuration, TimeoutEvent, UndoEvent,
-};
+use cclab_cc::{CcConfig, SimDuration};
 use cclab_scenario::{EcnMode, LossDetection, LostRetransmission, PrrBound, Recovery, ReduceFrom};
 
 use crate::tcp::sender::SenderConfig;
@@ -290,53 +289,9 @@ fn a_dsack_of_only_some_retransmissions_undoes_nothing() {
     assert_eq!(s.cc().ssthresh(), reduced);
 }
 
-/// Reno that counts the sender's `on_recovery_exit` and `on_reduction_complete` calls.
-struct CountsRecoveryEnds {
-    inner: Box<dyn CongestionControl>,
-    ends: std::sync::Arc<[std::sync::atomic::AtomicU64; 2]>,
-}
-
-impl CongestionControl for CountsRecoveryEnds {
-    fn name(&self) -> &'static str {
-        "reno"
-    }
-    fn on_ack(&mut self, ack: &Ack) {
-        self.inner.on_ack(ack);
-    }
-    fn on_congestion_event(&mut self, event: &CongestionEvent) {
-        self.inner.on_congestion_event(event);
-    }
-    fn on_timeout_congestion_event(&mut self, event: &TimeoutEvent) {
-        self.inner.on_timeout_congestion_event(event);
-    }
-    fn on_retransmission_timeout(&mut self, event: &TimeoutEvent) {
-        self.inner.on_retransmission_timeout(event);
-    }
-    fn on_recovery_exit(&mut self, now: SimTime) {
-        self.ends[0].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        self.inner.on_recovery_exit(now);
-    }
-    fn on_reduction_complete(&mut self, now: SimTime) {
-        self.ends[1].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        self.inner.on_reduction_complete(now);
-    }
-    fn on_undo(&mut self, event: &UndoEvent) {
-        self.inner.on_undo(event);
-    }
-    fn cwnd(&self) -> u64 {
-        self.inner.cwnd()
-    }
-    fn ssthresh(&self) -> u64 {
-        self.inner.ssthresh()
-    }
-    fn assign_window(&mut self, cwnd: u64, ssthresh: u64) {
-        self.inner.assign_window(cwnd, ssthresh)
-    }
-}
-
 /// The fast retransmit of `reordered_fast_retransmit`, its controller wrapped so that the
-/// recovery's end is counted: (`on_recovery_exit` calls, `on_reduction_complete` calls).
-fn counted_fast_retransmit() -> (Sender, impl Fn() -> (u64, u64)) {
+/// recovery's end is counted.
+fn counted_fast_retransmit() -> (Sender, std::sync::Arc<HookCounts>) {
     let (mut s, _, _) = reordered_fast_retransmit();
     let config = CcConfig::new(MSS);
     let placeholder = Box::new(Reno::new(
@@ -344,18 +299,11 @@ fn counted_fast_retransmit() -> (Sender, impl Fn() -> (u64, u64)) {
         Box::new(StandardSlowStart::new(&config)),
     ));
     let inner = std::mem::replace(&mut s.cc, placeholder);
-    let ends = std::sync::Arc::new([
-        std::sync::atomic::AtomicU64::new(0),
-        std::sync::atomic::AtomicU64::new(0),
-    ]);
-    s.cc = Box::new(CountsRecoveryEnds {
+    let counts = std::sync::Arc::new(HookCounts::default());
+    s.cc = Box::new(CountingController {
         inner,
-        ends: ends.clone(),
+        counts: counts.clone(),
     });
-    let counts = move || {
-        let read = |i: usize| ends[i].load(std::sync::atomic::Ordering::Relaxed);
-        (read(0), read(1))
-    };
     (s, counts)
 }
 
@@ -367,7 +315,7 @@ fn a_recovery_that_reaches_its_point_completes_the_reduction() {
     let mut out = Vec::new();
     s.on_ack(at(110), &ack(s.snd_nxt(), &[], 0), &mut out);
     assert_eq!(s.state(), LossState::Open);
-    assert_eq!(counts(), (1, 1));
+    assert_eq!(counts.recovery_ends(), (1, 1));
 }
 
 #[test]
@@ -380,7 +328,7 @@ fn an_undo_before_the_recovery_point_does_not_complete_the_reduction() {
     s.on_ack(at(103), &ack(4000, &[], ts_val(at(0))), &mut out);
     assert_eq!(s.state(), LossState::Open);
     assert_eq!(s.stats.undos, 1);
-    assert_eq!(counts(), (1, 0));
+    assert_eq!(counts.recovery_ends(), (1, 0));
 
     let (mut s, counts) = counted_fast_retransmit();
     s.on_ack(at(103), &ack(4000, &[], 0), &mut out);
@@ -389,5 +337,5 @@ fn an_undo_before_the_recovery_point_does_not_complete_the_reduction() {
     assert_eq!(s.stats.undos, 1);
     assert_eq!(undo_events(&mut s)[0].detail, "dsack");
     assert_eq!(s.state(), LossState::Open);
-    assert_eq!(counts(), (1, 0));
+    assert_eq!(counts.recovery_ends(), (1, 0));
 }
