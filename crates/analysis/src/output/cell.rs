@@ -238,14 +238,20 @@ mod tests {
         }
     }
 
+    /// Marsaglia's xorshift64 (13, 7, 17): a fixed, reproducible stream of bit patterns.
+    fn xorshift(seed: u64) -> impl Iterator<Item = u64> {
+        std::iter::successors(Some(seed), |&x| {
+            let x = x ^ (x << 13);
+            let x = x ^ (x >> 7);
+            Some(x ^ (x << 17))
+        })
+        .skip(1)
+    }
+
     #[test]
     fn floats_of_the_files_shapes_read_as_display_writes_them() {
         // Times in seconds and milliseconds from nanoseconds, and ratios, as the files hold.
-        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
-        for _ in 0..200_000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+        for x in xorshift(0x9E37_79B9_7F4A_7C15).take(200_000) {
             let nanos = x % 10_000_000_000_000;
             assert_display(nanos as f64 / 1e9);
             assert_display(nanos as f64 / 1e6);
@@ -255,11 +261,7 @@ mod tests {
 
     #[test]
     fn random_bit_patterns_read_as_display_writes_them() {
-        let mut x: u64 = 0x2545_F491_4F6C_DD1D;
-        for _ in 0..200_000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+        for x in xorshift(0x2545_F491_4F6C_DD1D).take(200_000) {
             assert_display(f64::from_bits(x));
         }
     }
@@ -297,11 +299,7 @@ mod tests {
         ] {
             assert_time(nanos);
         }
-        let mut x: u64 = 0x0123_4567_89AB_CDEF;
-        for _ in 0..200_000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+        for x in xorshift(0x0123_4567_89AB_CDEF).take(200_000) {
             // Every magnitude up to the bound and past it, round and ragged.
             assert_time(x % EXACT_DECIMAL_BELOW_NANOS);
             assert_time((x >> (x % 64)) / 1000 * 1000);
