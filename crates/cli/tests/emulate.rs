@@ -178,6 +178,14 @@ fn kernel_cubic_fills_a_20_mbps_dumbbell_and_leaves_nothing_behind() {
         "goodput {goodput} vs payload rate {payload_rate}"
     );
     assert_eq!(summary["flows"][0]["kernel_cc"], "cubic");
+    // The handshake ends one round trip (40 ms) after the start at 0, and surely within 1 s.
+    let connected = summary["flows"][0]["connected_s"]
+        .as_f64()
+        .expect("the flow connected");
+    assert!(
+        (0.04..1.0).contains(&connected),
+        "connected at {connected} s"
+    );
     // queue.csv: one row per 10 ms interval (the default output interval) up to 10 s.
     let queue = std::fs::read_to_string(out.join("queue.csv")).expect("queue.csv");
     assert_eq!(queue.lines().count() - 1, 999, "ticks at 0.01 … 9.99 s");

@@ -118,6 +118,7 @@ fn flow_summary(flow: &FlowRecord, end: SimTime) -> Value {
         "cc": flow.cc,
         "kernel_cc": flow.kernel_cc,
         "start_s": flow.start.as_secs_f64(),
+        "connected_s": flow.connected.map(SimTime::as_secs_f64),
         "size_bytes": flow.size,
         "bytes_acked": acked,
         "delivered_bytes": acked,
