@@ -306,8 +306,7 @@ impl Simulation {
             self.links[self.hops[flow.routes.data.start as usize] as usize].rate_bps();
         let (sender, receiver) =
             crate::tcp::connection::endpoints(&w.config, id, Some(size), Some(nic_rate_bps));
-        flow.sender = sender;
-        flow.receiver = receiver;
+        flow.endpoints = crate::endpoints::Endpoints::running(sender, receiver);
         flow.start = now;
         flow.size = Some(size);
         // Fresh timers: events an earlier connection left in the queue are ignored.
@@ -316,6 +315,7 @@ impl Simulation {
         flow.delayed_ack = TimerSlot::default();
         flow.data_drops = 0;
         flow.ack_drops = 0;
+        flow.arrived = 0;
         flow.incarnation = Some(Incarnation {
             workload: index,
             arrival,
@@ -328,7 +328,7 @@ impl Simulation {
             self.open_connection(id);
             return;
         }
-        flow.sender.start(now, &mut self.outbox);
+        flow.endpoints.get().sender.start(now, &mut self.outbox);
         self.after_sender(id);
     }
 
@@ -387,8 +387,7 @@ impl Simulation {
             size: Some(1),
             mss: w.config.mss,
             started: false,
-            sender,
-            receiver,
+            endpoints: crate::endpoints::Endpoints::running(sender, receiver),
             routes,
             drop_link: sender_up,
             rto: TimerSlot::default(),
@@ -397,6 +396,7 @@ impl Simulation {
             drop: Vec::new(),
             data_drops: 0,
             ack_drops: 0,
+            arrived: 0,
             traced: false,
             at_window_start: None,
             udp: None,
@@ -423,7 +423,10 @@ impl Simulation {
         let w = &mut self.workloads.groups[incarnation.workload as usize];
         // Done before this packet left: it is a late one (its completion was recorded by
         // an earlier packet, and the sender had nothing left to send).
-        if incarnation.finished && flow.sender.is_finished() && !incarnation.released {
+        if incarnation.finished
+            && flow.endpoints.get_ref().sender.is_finished()
+            && !incarnation.released
+        {
             w.late_packets += 1;
         }
         if !incarnation.finished
@@ -439,8 +442,8 @@ impl Simulation {
                 start: flow.start,
                 fct: done.saturating_since(flow.start),
                 ideal_fct: w.ideal_fct(size),
-                retransmissions: flow.sender.stats.retransmissions,
-                timeouts: flow.sender.stats.timeouts,
+                retransmissions: flow.endpoints.get_ref().sender.stats.retransmissions,
+                timeouts: flow.endpoints.get_ref().sender.stats.timeouts,
             };
             w.finished += 1;
             w.finished_bytes += size;
@@ -454,7 +457,7 @@ impl Simulation {
         if incarnation.finished
             && !incarnation.released
             && flow.in_transit == 0
-            && flow.sender.is_finished()
+            && flow.endpoints.get_ref().sender.is_finished()
         {
             incarnation.released = true;
             w.free.push(incarnation.slot);
@@ -476,7 +479,7 @@ impl Simulation {
                     .filter_map(|f| {
                         let inc = f.incarnation?;
                         (inc.workload as usize == index && !inc.finished)
-                            .then(|| f.receiver.delivered())
+                            .then(|| f.endpoints.get_ref().receiver.delivered())
                     })
                     .sum();
                 WorkloadResult {
