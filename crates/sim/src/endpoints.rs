@@ -6,6 +6,7 @@
 
 use cclab_cc::{SimDuration, SimTime, UNLIMITED};
 
+use crate::event::TimerSlot;
 use crate::result::FlowCounters;
 use crate::tcp::receiver::Receiver;
 use crate::tcp::sender::{Sender, SenderStats};
@@ -22,14 +23,25 @@ pub(crate) enum Endpoints {
     Closed(Box<Closed>),
 }
 
+/// A running flow's endpoints and their timers (the timers are a running flow's only: an
+/// idle one keeps none).
 pub(crate) struct Running {
     pub(crate) sender: Sender,
     pub(crate) receiver: Receiver,
+    pub(crate) rto: TimerSlot,
+    pub(crate) send_timer: TimerSlot,
+    pub(crate) delayed_ack: TimerSlot,
 }
 
 impl Endpoints {
     pub(crate) fn running(sender: Sender, receiver: Receiver) -> Self {
-        Endpoints::Running(Box::new(Running { sender, receiver }))
+        Endpoints::Running(Box::new(Running {
+            sender,
+            receiver,
+            rto: TimerSlot::default(),
+            send_timer: TimerSlot::default(),
+            delayed_ack: TimerSlot::default(),
+        }))
     }
 
     /// The endpoints of a flow that gets a packet or a timer: only a running flow does
@@ -48,6 +60,17 @@ impl Endpoints {
         match self {
             Endpoints::Running(running) => running,
             _ => not_running(),
+        }
+    }
+
+    /// The endpoints a timer event acts on: `None` for a closed flow, whose timers were
+    /// disarmed when it closed (its stale events are ignored, as a disarmed slot's are).
+    #[inline(always)]
+    pub(crate) fn timers(&mut self) -> Option<&mut Running> {
+        match self {
+            Endpoints::Running(running) => Some(running),
+            Endpoints::Closed(_) => None,
+            Endpoints::Pending => not_running(),
         }
     }
 
@@ -76,8 +99,15 @@ impl Endpoints {
         let Endpoints::Running(running) = self else {
             return matches!(self, Endpoints::Closed(_));
         };
-        let Running { sender, receiver } = &**running;
+        let Running {
+            sender,
+            receiver,
+            rto,
+            send_timer,
+            delayed_ack,
+        } = &**running;
         let done = receiver.completed_at.is_some()
+            && !(rto.armed() || send_timer.armed() || delayed_ack.armed())
             && sender.is_finished()
             && sender.timer_deadline().is_none()
             && sender.send_deadline().is_none()
@@ -88,7 +118,9 @@ impl Endpoints {
         let Endpoints::Running(running) = std::mem::replace(self, Endpoints::Pending) else {
             unreachable!("matched above");
         };
-        let Running { sender, receiver } = *running;
+        let Running {
+            sender, receiver, ..
+        } = *running;
         *self = Endpoints::Closed(Box::new(Closed::new(sender, receiver)));
         true
     }

@@ -7,7 +7,7 @@ use cclab_scenario::{FlowKind, Scenario};
 
 use crate::capture::{CapturePoint, Captured, Captures};
 use crate::endpoints::{Closed, Endpoints};
-use crate::event::{Event, EventQueue, TimerAction, TimerSlot};
+use crate::event::{Event, EventQueue, TimerAction};
 use crate::net::link::{Admission, Link, LinkStats};
 use crate::net::network::{LinkRole, Network, Routes, drop_location};
 use crate::net::qdisc::DropReason;
@@ -44,9 +44,6 @@ pub(crate) struct Flow {
     pub(crate) routes: Routes,
     /// The link where `drop` applies: the first reported link of the data path.
     pub(crate) drop_link: u32,
-    pub(crate) rto: TimerSlot,
-    pub(crate) send_timer: TimerSlot,
-    pub(crate) delayed_ack: TimerSlot,
     /// Sorted data-segment indexes to drop at `drop_link` (first transmissions).
     pub(crate) drop: Vec<u64>,
     /// Data segments and ACKs of this flow dropped on any link.
@@ -279,9 +276,6 @@ impl Simulation {
                     endpoints: Endpoints::Pending,
                     routes,
                     drop_link,
-                    rto: TimerSlot::default(),
-                    send_timer: TimerSlot::default(),
-                    delayed_ack: TimerSlot::default(),
                     drop: group.drop.clone(),
                     data_drops: 0,
                     ack_drops: 0,
@@ -458,13 +452,12 @@ impl Simulation {
             Event::UdpSend(id) => self.udp_send(id),
             Event::OnOffToggle(id) => self.on_off_toggle(id),
             Event::RetransmissionTimer(id) => {
-                let flow = &mut self.flows[id as usize];
-                match flow.rto.on_event(self.now) {
+                let Some(running) = self.flows[id as usize].endpoints.timers() else {
+                    return Ok(());
+                };
+                match running.rto.on_event(self.now) {
                     TimerAction::Fire => {
-                        flow.endpoints
-                            .get()
-                            .sender
-                            .on_timer(self.now, &mut self.outbox);
+                        running.sender.on_timer(self.now, &mut self.outbox);
                         self.after_sender(id);
                     }
                     TimerAction::Reschedule(at) => {
@@ -474,11 +467,12 @@ impl Simulation {
                 }
             }
             Event::SendTimer(id) => {
-                let flow = &mut self.flows[id as usize];
-                match flow.send_timer.on_event(self.now) {
+                let Some(running) = self.flows[id as usize].endpoints.timers() else {
+                    return Ok(());
+                };
+                match running.send_timer.on_event(self.now) {
                     TimerAction::Fire => {
-                        let sender = &mut flow.endpoints.get().sender;
-                        sender.on_send_timer(self.now, &mut self.outbox);
+                        running.sender.on_send_timer(self.now, &mut self.outbox);
                         self.after_sender(id);
                     }
                     TimerAction::Reschedule(at) => self.queue.schedule(at, Event::SendTimer(id)),
@@ -486,10 +480,12 @@ impl Simulation {
                 }
             }
             Event::DelayedAckTimer(id) => {
-                let flow = &mut self.flows[id as usize];
-                match flow.delayed_ack.on_event(self.now) {
+                let Some(running) = self.flows[id as usize].endpoints.timers() else {
+                    return Ok(());
+                };
+                match running.delayed_ack.on_event(self.now) {
                     TimerAction::Fire => {
-                        if let Some(ack) = flow.endpoints.get().receiver.on_delayed_ack_timer() {
+                        if let Some(ack) = running.receiver.on_delayed_ack_timer() {
                             self.emit(ack);
                         }
                     }
@@ -638,10 +634,10 @@ impl Simulation {
         match packet.kind {
             PacketKind::Data if flow.udp.is_some() => self.udp_receive(&packet),
             PacketKind::Data => {
-                let receiver = &mut flow.endpoints.get().receiver;
-                let ack = receiver.on_data(self.now, &packet);
-                let deadline = receiver.delayed_ack_deadline();
-                if let Some(at) = flow.delayed_ack.set(deadline) {
+                let running = flow.endpoints.get();
+                let ack = running.receiver.on_data(self.now, &packet);
+                let deadline = running.receiver.delayed_ack_deadline();
+                if let Some(at) = running.delayed_ack.set(deadline) {
                     self.queue.schedule(at, Event::DelayedAckTimer(id));
                 }
                 if let Some(ack) = ack {
@@ -961,15 +957,14 @@ impl Simulation {
         outbox.clear();
         self.outbox = outbox;
         let flow = &mut self.flows[id as usize];
-        let sender = &mut flow.endpoints.get().sender;
-        if sender.has_events() {
-            sender.take_events(&mut self.event_log);
+        let running = flow.endpoints.get();
+        if running.sender.has_events() {
+            running.sender.take_events(&mut self.event_log);
         }
-        let (timer, send) = (sender.timer_deadline(), sender.send_deadline());
-        if let Some(at) = flow.rto.set(timer) {
+        if let Some(at) = running.rto.set(running.sender.timer_deadline()) {
             self.queue.schedule(at, Event::RetransmissionTimer(id));
         }
-        if let Some(at) = flow.send_timer.set(send) {
+        if let Some(at) = running.send_timer.set(running.sender.send_deadline()) {
             self.queue.schedule(at, Event::SendTimer(id));
         }
     }

@@ -29,7 +29,7 @@
 use cclab_cc::{SimDuration, SimTime};
 use cclab_scenario::{FlowGroup, Scenario, WorkloadConfig};
 
-use crate::event::{Event, EventQueue, TimerSlot};
+use crate::event::{Event, EventQueue};
 use crate::histogram::Histogram;
 use crate::net::link::Link;
 use crate::net::network::{Path, Routes};
@@ -306,13 +306,11 @@ impl Simulation {
             self.links[self.hops[flow.routes.data.start as usize] as usize].rate_bps();
         let (sender, receiver) =
             crate::tcp::connection::endpoints(&w.config, id, Some(size), Some(nic_rate_bps));
+        // Fresh endpoints with fresh timers: events an earlier connection left in the queue
+        // are ignored.
         flow.endpoints = crate::endpoints::Endpoints::running(sender, receiver);
         flow.start = now;
         flow.size = Some(size);
-        // Fresh timers: events an earlier connection left in the queue are ignored.
-        flow.rto = TimerSlot::default();
-        flow.send_timer = TimerSlot::default();
-        flow.delayed_ack = TimerSlot::default();
         flow.data_drops = 0;
         flow.ack_drops = 0;
         flow.arrived = 0;
@@ -390,9 +388,6 @@ impl Simulation {
             endpoints: crate::endpoints::Endpoints::running(sender, receiver),
             routes,
             drop_link: sender_up,
-            rto: TimerSlot::default(),
-            send_timer: TimerSlot::default(),
-            delayed_ack: TimerSlot::default(),
             drop: Vec::new(),
             data_drops: 0,
             ack_drops: 0,
