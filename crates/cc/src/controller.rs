@@ -177,6 +177,20 @@ impl UndoEvent {
     }
 }
 
+/// Which [`CongestionControl::on_packet_sent`] calls a controller acts on
+/// ([`CongestionControl::observes_sends`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SendsObserved {
+    /// None: `on_packet_sent` is not overridden (most loss-based controllers).
+    None,
+    /// Only a segment sent from an empty pipe (`bytes_in_flight <= bytes`): the end of an
+    /// idle period (Linux's `CA_EVENT_TX_START`; CUBIC, BBR, Vegas and the others that
+    /// count rounds).
+    FromIdle,
+    /// Every segment (Vivace's monitor intervals, test probes).
+    All,
+}
+
 /// A congestion controller: a pure state machine over bytes and nanoseconds.
 ///
 /// Call order per ACK: the sender updates its scoreboard and detects loss; if the ACK starts a
@@ -231,8 +245,19 @@ pub trait CongestionControl: Send {
     /// [`on_timeout_congestion_event`]: CongestionControl::on_timeout_congestion_event
     fn on_retransmission_timeout(&mut self, event: &TimeoutEvent);
 
-    /// Loss recovery ended (the cumulative ACK passed the recovery point).
+    /// Loss recovery ended (the cumulative ACK passed the recovery point, or an undo
+    /// reopened the window early).
     fn on_recovery_exit(&mut self, _now: SimTime) {}
+
+    /// A fast recovery or an ECN reduction ran to its end: Linux's `tcp_end_cwnd_reduction`,
+    /// which raises `CA_EVENT_COMPLETE_CWR`. Called after [`on_recovery_exit`] when the
+    /// cumulative ACK passed the recovery point (also after `tcp_try_undo_recovery`'s undo
+    /// there), but not when an undo reopened the window before it: `tcp_try_undo_partial`
+    /// and `tcp_try_undo_dsack` go back to Open through `tcp_try_keep_open`, which raises
+    /// no event.
+    ///
+    /// [`on_recovery_exit`]: CongestionControl::on_recovery_exit
+    fn on_reduction_complete(&mut self, _now: SimTime) {}
 
     /// The last window reduction was spurious: restore what it took (Linux's `undo_cwnd`;
     /// most modules use `tcp_reno_undo_cwnd`, see [`UndoEvent::reno_restore`]). Only
@@ -241,8 +266,18 @@ pub trait CongestionControl: Send {
     fn on_undo(&mut self, _event: &UndoEvent) {}
 
     /// A data segment (new or retransmitted) left the sender; `bytes_in_flight` includes it,
-    /// so `bytes_in_flight == bytes` means the sender was idle before.
+    /// so `bytes_in_flight == bytes` means the sender was idle before. Called only when
+    /// [`CongestionControl::observes_sends`] says the controller wants it.
     fn on_packet_sent(&mut self, _now: SimTime, _bytes: u64, _bytes_in_flight: u64) {}
+
+    /// Which [`CongestionControl::on_packet_sent`] calls the controller acts on. Asked once,
+    /// when the sender is built: the sender makes only those calls, and between them nothing
+    /// changes the controller while a burst leaves, so it reads cwnd once per burst and does
+    /// not look for a mode change after it. The registry test checks every registered
+    /// controller against its behaviour with every call made.
+    fn observes_sends(&self) -> SendsObserved {
+        SendsObserved::None
+    }
 
     /// Congestion window in bytes.
     fn cwnd(&self) -> u64;
@@ -258,9 +293,18 @@ pub trait CongestionControl: Send {
     /// controller keeps its growth counters and models: a group assigns on every member's ACK.
     fn assign_window(&mut self, cwnd: u64, ssthresh: u64);
 
-    /// Pacing rate in bits per second; `None` sends as fast as the window allows.
+    /// Pacing rate in bits per second; `None` sends as fast as the window allows. Asked
+    /// only when [`CongestionControl::paces`] says the controller may set one.
     fn pacing_rate(&self) -> Option<u64> {
         None
+    }
+
+    /// Whether [`CongestionControl::pacing_rate`] can ever be `Some`. Asked once, when the
+    /// sender is built, so that the sender skips a virtual call per segment for the
+    /// controllers that never pace. A controller that overrides `pacing_rate` must return
+    /// `true` (the registry test checks, and the sender asserts it in debug builds).
+    fn paces(&self) -> bool {
+        false
     }
 
     /// `true` when the controller sets cwnd itself during loss recovery (BBR's packet

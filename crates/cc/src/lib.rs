@@ -19,8 +19,8 @@ pub mod time;
 pub mod windowed_filter;
 
 pub use controller::{
-    Ack, CcConfig, CongestionControl, CongestionEvent, LoadFactor, RateSample, TimeoutEvent,
-    UNLIMITED, UndoEvent,
+    Ack, CcConfig, CongestionControl, CongestionEvent, LoadFactor, RateSample, SendsObserved,
+    TimeoutEvent, UNLIMITED, UndoEvent,
 };
 pub use metrics::{ControllerMetrics, SlowStartExit};
 pub use params::{ParamError, ParamInput, ParamKind, ParamSpec, ParamValue, Params};

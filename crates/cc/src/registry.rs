@@ -171,6 +171,7 @@ pub fn takes_assigned_window(algorithm: &AlgorithmInfo) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::controller::SendsObserved;
 
     #[test]
     fn names_and_aliases_resolve() {
@@ -392,6 +393,154 @@ mod tests {
             cc.on_ack(&ack_with_rtt(mss, 100 + i, 100));
         }
         assert_eq!(cc.cwnd(), 11 * mss);
+    }
+
+    /// What a controller shows the sender after each step: cwnd, ssthresh, pacing rate, mode
+    /// and its metrics (as text: NaN is not equal to itself).
+    type Observed = (u64, u64, Option<u64>, &'static str, String);
+
+    fn observe(cc: &dyn CongestionControl) -> Observed {
+        (
+            cc.cwnd(),
+            cc.ssthresh(),
+            cc.pacing_rate(),
+            cc.mode(),
+            format!("{:?}", cc.metrics()),
+        )
+    }
+
+    /// A run of 60 rounds as a sender drives a controller: ACK-clocked sends with RTT and
+    /// delivery-rate samples, idle periods (nothing in flight, then a send from idle), two
+    /// fast recoveries and two timeouts. `on_packet_sent` is called for the segments `calls`
+    /// names: none, those sent from an empty pipe, or every one.
+    fn drive(cc: &mut dyn CongestionControl, mss: u64, calls: SendsObserved) -> Vec<Observed> {
+        use crate::controller::{Ack, CongestionEvent, RateSample, TimeoutEvent};
+        use crate::test_support::{ack, new_timeout};
+        use crate::time::{SimDuration, SimTime};
+        let mut trace = Vec::new();
+        let mut now = SimTime::ZERO;
+        let (mut snd_una, mut snd_nxt, mut delivered) = (0u64, 0u64, 0u64);
+        let mut min_rtt: Option<SimDuration> = None;
+        let send = |cc: &mut dyn CongestionControl, now: SimTime, snd_nxt: &mut u64, una: u64| {
+            *snd_nxt += mss;
+            let in_flight = *snd_nxt - una;
+            if calls == SendsObserved::All || (calls == SendsObserved::FromIdle && in_flight <= mss)
+            {
+                cc.on_packet_sent(now, mss, in_flight);
+            }
+        };
+        for round in 0..60u64 {
+            let rtt = SimDuration::from_millis(60 + (round * 7) % 23);
+            let drain = round % 15 == 7;
+            let target = (cc.cwnd() / mss).clamp(1, 64);
+            while snd_nxt - snd_una < target * mss {
+                send(cc, now, &mut snd_nxt, snd_una);
+            }
+            trace.push(observe(cc));
+            let prior_delivered = delivered;
+            let start = now;
+            let to_ack = if drain {
+                (snd_nxt - snd_una) / mss
+            } else {
+                (snd_nxt - snd_una).div_ceil(2 * mss)
+            };
+            for i in 0..to_ack {
+                now = start + rtt + SimDuration::from_micros(100 * i);
+                let prior_in_flight = snd_nxt - snd_una;
+                snd_una += mss;
+                delivered += mss;
+                min_rtt = Some(min_rtt.map_or(rtt, |m| m.min(rtt)));
+                cc.on_ack(&Ack {
+                    now,
+                    rtt: Some(rtt),
+                    min_rtt,
+                    srtt: Some(rtt),
+                    prior_in_flight,
+                    bytes_in_flight: snd_nxt - snd_una,
+                    delivered,
+                    snd_una,
+                    snd_nxt,
+                    rate_sample: Some(RateSample {
+                        delivered: delivered - prior_delivered,
+                        interval: rtt,
+                        prior_delivered,
+                        is_app_limited: false,
+                    }),
+                    ..ack(mss)
+                });
+                trace.push(observe(cc));
+                if !drain && i % 2 == 0 {
+                    send(cc, now, &mut snd_nxt, snd_una);
+                }
+            }
+            if drain {
+                now += SimDuration::from_secs(3); // idle: the next send starts from nothing
+            }
+            let flight = snd_nxt - snd_una;
+            if round % 30 == 12 {
+                cc.on_congestion_event(&CongestionEvent {
+                    now,
+                    bytes_in_flight: flight,
+                    srtt: Some(rtt),
+                    min_rtt,
+                });
+                trace.push(observe(cc));
+                cc.on_recovery_exit(now);
+            }
+            if round % 30 == 27 {
+                let event = TimeoutEvent {
+                    now,
+                    bytes_in_flight: flight,
+                };
+                new_timeout(cc, &event);
+            }
+            trace.push(observe(cc));
+        }
+        trace
+    }
+
+    /// The sender makes only the `on_packet_sent` calls a controller's `observes_sends`
+    /// names, and asks `pacing_rate` only of one whose `paces` is true
+    /// (`crates/sim/src/tcp/sender`): every registered controller must behave the same with
+    /// the calls it names as with every call. The run must tell an observing controller
+    /// apart (else it proves nothing): at least one behaves differently with no calls at all
+    /// (Vegas and the others that count rounds from sends do; CUBIC's shift of its epoch
+    /// after idle, by one RTT here, does not show in these windows).
+    #[test]
+    fn every_controller_declares_the_calls_it_uses() {
+        let mss = 1448;
+        let config = CcConfig::new(mss);
+        let built = |algorithm: &AlgorithmInfo| {
+            build(
+                algorithm,
+                &Params::defaults(algorithm.params),
+                &slow_start::standard::INFO,
+                &Params::defaults(slow_start::standard::INFO.params),
+                &config,
+            )
+        };
+        let mut observers_told_apart = 0;
+        for algorithm in ALGORITHMS {
+            let name = algorithm.name;
+            let declared = built(algorithm).observes_sends();
+            let run = |calls| drive(built(algorithm).as_mut(), mss, calls);
+            let every_call = run(SendsObserved::All);
+            assert_eq!(
+                run(declared),
+                every_call,
+                "{name} uses on_packet_sent calls beyond {declared:?}"
+            );
+            if declared != SendsObserved::None {
+                observers_told_apart += usize::from(run(SendsObserved::None) != every_call);
+            }
+            if !built(algorithm).paces() {
+                assert!(
+                    every_call.iter().all(|step| step.2.is_none()),
+                    "{name} sets a pacing rate"
+                );
+            }
+        }
+        assert!(observers_told_apart > 0, "the run tells no observer apart");
     }
 
     #[test]

@@ -11,7 +11,8 @@ pub struct ConnectionOptions {
     /// SYN to the acknowledgment of its FIN.
     pub handshake: bool,
     /// `quick_ack = true`: the receiver ACKs the first segments at once instead of
-    /// delaying them (Linux `tcp_incr_quickack`).
+    /// delaying them (Linux `tcp_incr_quickack`), and with an auto-tuned window each segment
+    /// that grows it (`tcp_grow_window`).
     pub quick_ack: bool,
     /// `receive_window = "auto"`: the receiver advertises a window that Linux's dynamic
     /// right-sizing grows (`tcp_rcv_space_adjust`).

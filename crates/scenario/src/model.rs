@@ -304,6 +304,30 @@ impl ReduceFrom {
     }
 }
 
+/// `prr_bound` of a flow group: when PRR's slow-start reduction bound adds its extra segment
+/// once the flight has fallen to ssthresh or below.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PrrBound {
+    /// RFC 6937 §3, PRR-SSRB: on every ACK, `sndcnt = min(ssthresh − pipe,
+    /// max(prr_delivered − prr_out, DeliveredData) + MSS)`.
+    #[default]
+    Ssrb,
+    /// Linux `tcp_cwnd_reduction` (draft-ietf-tcpm-prr-rfc6937bis: "SafeACK"): the extra
+    /// segment only on an ACK that advances `snd_una` and marks nothing newly lost
+    /// (`FLAG_SND_UNA_ADVANCED && !newly_lost`); otherwise
+    /// `min(ssthresh − pipe, max(prr_delivered − prr_out, DeliveredData))`.
+    SafeAck,
+}
+
+impl PrrBound {
+    pub fn name(self) -> &'static str {
+        match self {
+            PrrBound::Ssrb => "ssrb",
+            PrrBound::SafeAck => "safe_ack",
+        }
+    }
+}
+
 /// `rto_estimator` of a flow group: how the retransmission timeout follows the RTT.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum RtoEstimator {
@@ -372,6 +396,8 @@ pub struct FlowGroup {
     pub lost_retransmission: LostRetransmission,
     /// `reduce_from`: the flight (the RFCs) or the window (Linux) a reduction starts from.
     pub reduce_from: ReduceFrom,
+    /// `prr_bound`: PRR-SSRB's extra segment on every ACK (RFC 6937) or on a safe one (Linux).
+    pub prr_bound: PrrBound,
     /// `undo`: undo window reductions found spurious by DSACK or timestamps (Linux
     /// `tcp_try_undo_*`); off by default.
     pub undo: bool,

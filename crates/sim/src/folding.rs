@@ -167,12 +167,8 @@ pub(crate) fn mark_folded_links(
             break;
         }
     }
-    for (id, (link, folded)) in links.iter_mut().zip(folded).enumerate() {
+    for (link, folded) in links.iter_mut().zip(folded) {
         link.folded = folded;
-        let id = id as u32;
-        link.lean = link.can_be_lean()
-            && !exclusions.reported.contains(&id)
-            && !exclusions.forced_drops.contains(&id);
     }
 }
 
@@ -238,12 +234,12 @@ impl Simulation {
     /// The packet at the head of folded `link`'s wire arrives now.
     pub(crate) fn on_folded_delivery(&mut self, link: u32) {
         let now = self.queue.precedence_now();
-        let (packet, next) = self.links[link as usize].deliver_folded(self.now, now);
+        let (mut packet, next) = self.links[link as usize].deliver_folded(self.now, now);
         if let Some((arrival, precedence)) = next {
             self.queue
                 .schedule_as_of(arrival, precedence, Event::FoldedDelivery(link));
         }
-        self.forward(packet);
+        self.forward(&mut packet);
     }
 }
 

@@ -373,18 +373,39 @@ impl Simulation {
             && !crate::folding::data_both_ways(&simulation.reported, &simulation.hops, &routes)
         {
             simulation.fold_hops(&routes);
+        } else {
+            simulation.mark_lean_links();
         }
         simulation
     }
 
-    /// Choose the links to fold (`folding.rs`), from the links as they are now.
-    pub(crate) fn fold_hops(&mut self, routes: &[Routes]) {
-        let forced_drops: Vec<u32> = self
-            .flows
+    /// The links where a flow's `drop` list forces drops.
+    fn forced_drop_links(&self) -> Vec<u32> {
+        self.flows
             .iter()
             .filter(|f| !f.drop.is_empty())
             .map(|f| f.drop_link)
-            .collect();
+            .collect()
+    }
+
+    /// Mark the lean links (`Link::lean`), whether or not hops are folded: a link that can be
+    /// lean, not reported and with no forced drops. Whether a link is lean depends on what
+    /// observes its queue, not on folding: its admission keeps the transmitter's schedule
+    /// exactly, and its deliveries are the same events. (Runs that fold nothing, such as
+    /// `bench-workload-1gbps`, used to keep every access link's queue statistics, which
+    /// nothing reads: docs/performance.md.)
+    fn mark_lean_links(&mut self) {
+        let forced_drops = self.forced_drop_links();
+        for (id, link) in self.links.iter_mut().enumerate() {
+            let id = id as u32;
+            link.lean =
+                link.can_be_lean() && !self.reported.contains(&id) && !forced_drops.contains(&id);
+        }
+    }
+
+    /// Choose the links to fold (`folding.rs`), from the links as they are now.
+    pub(crate) fn fold_hops(&mut self, routes: &[Routes]) {
+        let forced_drops = self.forced_drop_links();
         let counts_drops_on_time: Vec<bool> = self
             .flows
             .iter()
@@ -396,6 +417,7 @@ impl Simulation {
             counts_drops_on_time: &counts_drops_on_time,
         };
         crate::folding::mark_folded_links(&mut self.links, &exclusions, &self.hops, routes);
+        self.mark_lean_links();
     }
 
     /// Run to the end of the scenario, streaming samples to `sink` and calling `progress`
@@ -423,25 +445,25 @@ impl Simulation {
     fn dispatch(&mut self, event: Event, sink: &mut dyn TraceSink) -> Result<(), SimError> {
         match event {
             Event::LinkDelivery(link) => {
-                let (packet, next) = self.links[link as usize].deliver(self.now);
+                let (mut packet, next) = self.links[link as usize].deliver(self.now);
                 if let Some(next) = next {
                     self.queue.schedule(next, Event::LinkDelivery(link));
                 }
                 if self.captures.is_some() {
                     self.capture_leaving(link, &packet);
                 }
-                self.forward(packet);
+                self.forward(&mut packet);
             }
             Event::FoldedDelivery(link) => self.on_folded_delivery(link),
             Event::JitteredDelivery(link) => {
-                let (packet, next) = self.links[link as usize].deliver_jittered(self.now);
+                let (mut packet, next) = self.links[link as usize].deliver_jittered(self.now);
                 if let Some(next) = next {
                     self.queue.schedule(next, Event::JitteredDelivery(link));
                 }
                 if self.captures.is_some() {
                     self.capture_leaving(link, &packet);
                 }
-                self.forward(packet);
+                self.forward(&mut packet);
             }
             Event::LinkTransmitted(link) => {
                 self.links[link as usize].on_transmitted(self.now);
@@ -608,9 +630,11 @@ impl Simulation {
 
     /// A packet reached the end of a link: pass it to the next link or to its endpoint.
     /// Inlined into the delivery events (the call passed the 96-byte packet through the
-    /// stack once more: 0.7 % of the event loop's instructions).
+    /// stack once more: 0.7 % of the event loop's instructions). By reference: by value, the
+    /// packet the delivery took off the wire was copied once more into the argument (80
+    /// bytes, 10 instructions per delivery: callgrind, docs/performance.md).
     #[inline(always)]
-    pub(crate) fn forward(&mut self, mut packet: Packet) {
+    pub(crate) fn forward(&mut self, packet: &mut Packet) {
         let flow = &mut self.flows[packet.flow as usize];
         let path = if packet.kind.is_forward() {
             flow.routes.data
@@ -621,21 +645,21 @@ impl Simulation {
         if next_hop < path.len {
             packet.hop = next_hop as u8;
             let link = self.hops[(path.start + next_hop) as usize];
-            self.offer(link, &mut packet);
+            self.offer(link, packet);
             return;
         }
         self.conservation.consumed += 1;
         flow.arrived += 1;
         let id = packet.flow;
         if flow.watched {
-            self.watch_arrival(&packet);
+            self.watch_arrival(packet);
         }
         let flow = &mut self.flows[id as usize];
         match packet.kind {
-            PacketKind::Data if flow.udp.is_some() => self.udp_receive(&packet),
+            PacketKind::Data if flow.udp.is_some() => self.udp_receive(packet),
             PacketKind::Data => {
                 let running = flow.endpoints.get();
-                let ack = running.receiver.on_data(self.now, &packet);
+                let ack = running.receiver.on_data(self.now, packet);
                 let deadline = running.receiver.delayed_ack_deadline();
                 if let Some(at) = running.delayed_ack.set(deadline) {
                     self.queue.schedule(at, Event::DelayedAckTimer(id));
@@ -649,7 +673,7 @@ impl Simulation {
                 if packet.window != 0 {
                     sender.on_window_update(packet.window);
                 }
-                sender.on_ack(self.now, &packet, &mut self.outbox);
+                sender.on_ack(self.now, packet, &mut self.outbox);
                 #[cfg(debug_assertions)]
                 {
                     let cwnd = sender.cc().cwnd();
@@ -661,7 +685,7 @@ impl Simulation {
                 }
             }
             PacketKind::Syn | PacketKind::SynAck | PacketKind::Fin => {
-                self.on_connection_packet(packet)
+                self.on_connection_packet(*packet)
             }
         }
         // Set by `watch_arrival` for a workload slot: a field of the simulation, so that the

@@ -39,6 +39,9 @@ impl<const PACING_BPS: u64> CongestionControl for FixedWindow<PACING_BPS> {
         let _ = ssthresh;
         self.cwnd = cwnd;
     }
+    fn paces(&self) -> bool {
+        true
+    }
     fn pacing_rate(&self) -> Option<u64> {
         (PACING_BPS > 0).then_some(PACING_BPS)
     }

@@ -271,10 +271,20 @@ lost_retransmission = "RULE"
             .filter(|e| e.kind == FlowEventKind::RecoveryStart)
             .map(|e| (e.detail, e.ssthresh_bytes.expect("set by the reduction")))
             .collect();
-        (starts, flow.retransmissions)
+        // When the first recovery ended and the second began (if they did).
+        let time_of = |kind: FlowEventKind, nth: usize| {
+            sink.events
+                .iter()
+                .filter(|e| e.kind == kind)
+                .nth(nth)
+                .map(|e| e.time)
+        };
+        let first_end = time_of(FlowEventKind::RecoveryEnd, 0);
+        let second_start = time_of(FlowEventKind::RecoveryStart, 1);
+        (starts, flow.retransmissions, first_end, second_start)
     };
-    let (reduce, reduce_retransmissions) = starts("reduce");
-    let (cont, cont_retransmissions) = starts("continue");
+    let (reduce, reduce_retransmissions, reduce_end, reduce_second) = starts("reduce");
+    let (cont, cont_retransmissions, cont_end, cont_second) = starts("continue");
     eprintln!("reduce: {reduce:?}\ncontinue: {cont:?}");
     // The overshoot loses retransmissions: under "reduce" they start episodes, each halving
     // the window again (Reno: ssthresh = cwnd / 2 at every start).
@@ -291,6 +301,10 @@ lost_retransmission = "RULE"
             .all(|(detail, _)| *detail != "retransmission_lost")
     );
     assert_eq!(cont[0], reduce[0], "the same first loss and reduction");
-    assert!(cont.len() < reduce.len());
+    // Under "reduce" the lost retransmission interrupts the first recovery; under
+    // "continue" that recovery runs to its end, and a later one, if any, is a new loss of
+    // data sent after it (a new congestion event either rule reduces for).
+    assert!(reduce_second.is_some_and(|second| reduce_end.is_none_or(|end| second < end)));
+    assert!(cont_second.is_none_or(|second| cont_end.is_some_and(|end| second > end)));
     assert!(cont_retransmissions > 0 && reduce_retransmissions > 0);
 }

@@ -15,8 +15,8 @@ mod common;
 use std::marker::PhantomData;
 
 use cclab_cc::{
-    Ack, CcConfig, CongestionControl, CongestionEvent, Params, SimTime, SlowStart, TimeoutEvent,
-    registry,
+    Ack, CcConfig, CongestionControl, CongestionEvent, Params, SendsObserved, SimTime, SlowStart,
+    TimeoutEvent, registry,
 };
 use common::{Call, Probed, Seen, probe_info, run, run_observed, scenario};
 
@@ -49,6 +49,12 @@ impl<N: Named> CongestionControl for Registered<N> {
     fn on_recovery_exit(&mut self, now: SimTime) {
         self.inner.on_recovery_exit(now)
     }
+    fn on_reduction_complete(&mut self, now: SimTime) {
+        self.inner.on_reduction_complete(now);
+    }
+    fn observes_sends(&self) -> SendsObserved {
+        self.inner.observes_sends()
+    }
     fn on_packet_sent(&mut self, now: SimTime, bytes: u64, bytes_in_flight: u64) {
         self.inner.on_packet_sent(now, bytes, bytes_in_flight)
     }
@@ -60,6 +66,9 @@ impl<N: Named> CongestionControl for Registered<N> {
     }
     fn assign_window(&mut self, cwnd: u64, ssthresh: u64) {
         self.inner.assign_window(cwnd, ssthresh)
+    }
+    fn paces(&self) -> bool {
+        self.inner.paces()
     }
     fn pacing_rate(&self) -> Option<u64> {
         self.inner.pacing_rate()

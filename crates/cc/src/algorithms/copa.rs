@@ -377,6 +377,10 @@ impl CongestionControl for Copa {
         self.cwnd = cwnd as f64;
     }
 
+    fn paces(&self) -> bool {
+        true
+    }
+
     fn pacing_rate(&self) -> Option<u64> {
         // Paper §2.1: 2·cwnd/RTTstanding.
         let standing = self.standing?.as_secs_f64();

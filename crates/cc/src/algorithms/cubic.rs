@@ -357,6 +357,13 @@ impl CongestionControl for Cubic {
         self.slow_start.restart();
     }
 
+    /// Only a send from an empty pipe ends an idle period: `idle` is set only by an ACK that
+    /// left nothing in flight, and nothing but a send fills the pipe again (a timeout in
+    /// between forgets the epoch and clears `idle`).
+    fn observes_sends(&self) -> crate::controller::SendsObserved {
+        crate::controller::SendsObserved::FromIdle
+    }
+
     fn on_packet_sent(&mut self, now: SimTime, _bytes: u64, _bytes_in_flight: u64) {
         if self.idle {
             self.end_application_limited(now);

@@ -179,6 +179,10 @@ impl CongestionControl for Fast {
         self.rounds.restart();
     }
 
+    fn observes_sends(&self) -> crate::controller::SendsObserved {
+        crate::controller::SendsObserved::FromIdle
+    }
+
     fn on_packet_sent(&mut self, now: crate::time::SimTime, bytes: u64, bytes_in_flight: u64) {
         self.rounds.on_packet_sent(now, bytes, bytes_in_flight);
     }

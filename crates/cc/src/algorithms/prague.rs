@@ -297,6 +297,10 @@ impl CongestionControl for Prague {
         self.ssthresh = ssthresh;
     }
 
+    fn paces(&self) -> bool {
+        true
+    }
+
     fn pacing_rate(&self) -> Option<u64> {
         // Linux prague_update_pacing_rate: cwnd/srtt, doubled while cwnd < ssthresh/2.
         let srtt = self.srtt?.as_secs_f64();

@@ -455,6 +455,10 @@ impl<R: AvoidanceRule> CongestionControl for VegasCore<R> {
         self.rounds.restart();
     }
 
+    fn observes_sends(&self) -> crate::controller::SendsObserved {
+        crate::controller::SendsObserved::FromIdle
+    }
+
     fn on_packet_sent(&mut self, now: crate::time::SimTime, bytes: u64, bytes_in_flight: u64) {
         self.rounds.on_packet_sent(now, bytes, bytes_in_flight);
     }

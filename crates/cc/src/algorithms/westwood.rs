@@ -137,7 +137,7 @@ impl CongestionControl for Westwood {
             }
             // Linux `.ssthresh = tcp_reno_ssthresh`: max(snd_cwnd >> 1, 2) segments, the
             // target PRR brings the window down to during recovery. The estimate replaces it
-            // when the reduction completes (`on_recovery_exit`), with the estimate of then.
+            // when the reduction completes (`on_reduction_complete`), with the estimate of then.
             BweVariant::Linux => {
                 self.ssthresh = (self.cwnd / self.mss / 2).max(2) * self.mss;
                 self.cwnd = self.ssthresh;
@@ -146,9 +146,10 @@ impl CongestionControl for Westwood {
         self.bytes_acked_in_ca = 0;
     }
 
-    fn on_recovery_exit(&mut self, _now: SimTime) {
+    fn on_reduction_complete(&mut self, _now: SimTime) {
         // Linux `tcp_end_cwnd_reduction` raises CA_EVENT_COMPLETE_CWR when fast recovery or
-        // an ECN reduction ends (also after an undo), and Westwood+ sets
+        // an ECN reduction reaches its end (also after an undo there, but not after a
+        // partial or DSACK undo before it), and Westwood+ sets
         // snd_cwnd = snd_ssthresh = BWE·RTT_min, even above the window before the loss.
         // Without a sample yet Reno's half stays (Linux: 2 segments; see bandwidth_ssthresh).
         if self.variant == BweVariant::Linux
@@ -331,7 +332,7 @@ mod tests {
         assert_eq!((w.ssthresh(), w.cwnd()), (5 * MSS, 5 * MSS));
         // Recovery completes: BWE * RTT_min = 95,238.1 * 0.2 = 19,047.6 B -> 19 segments,
         // cwnd = ssthresh, above the window before the loss.
-        w.on_recovery_exit(SimTime::ZERO + SimDuration::from_millis(400));
+        w.on_reduction_complete(SimTime::ZERO + SimDuration::from_millis(400));
         assert_eq!((w.ssthresh(), w.cwnd()), (19 * MSS, 19 * MSS));
     }
 
@@ -367,7 +368,7 @@ mod tests {
         assert!((w.estimator().bandwidth().unwrap() - bw_est).abs() < 1e-6);
         // Recovery completes: 103,328.5 B/s * 0.2 s = 20,665.7 B -> 20 segments, where the
         // estimate at the loss gave 19.
-        w.on_recovery_exit(SimTime::ZERO + SimDuration::from_millis(860));
+        w.on_reduction_complete(SimTime::ZERO + SimDuration::from_millis(860));
         assert_eq!((bw_est * 0.2 / MSS as f64).floor() as u64, 20);
         assert_eq!((w.ssthresh(), w.cwnd()), (20 * MSS, 20 * MSS));
     }
@@ -376,7 +377,7 @@ mod tests {
     fn linux_variant_without_an_estimate_keeps_renos_half_after_recovery() {
         let mut w = westwood(BweVariant::Linux);
         w.on_congestion_event(&loss(10 * MSS));
-        w.on_recovery_exit(SimTime::ZERO);
+        w.on_reduction_complete(SimTime::ZERO);
         assert_eq!((w.ssthresh(), w.cwnd()), (5 * MSS, 5 * MSS));
     }
 

@@ -593,6 +593,7 @@ const FLOW_KEYS: &[&str] = &[
     "limited_transmit",
     "lost_retransmission",
     "reduce_from",
+    "prr_bound",
     "stack",
     "undo",
     "frto",
@@ -788,6 +789,7 @@ fn flow_group(section: &Section, topology: &Topology) -> Result<FlowGroup, Scena
     let limited_transmit = recovery::limited_transmit(section)?;
     let lost_retransmission = recovery::lost_retransmission(section)?;
     let reduce_from = recovery::reduce_from(section)?;
+    let prr_bound = recovery::prr_bound(section)?;
     let (undo, frto) = undo::undo_and_frto(section)?;
     let delayed_ack_enabled = match section.get("delayed_ack") {
         None => true,
@@ -916,6 +918,7 @@ fn flow_group(section: &Section, topology: &Topology) -> Result<FlowGroup, Scena
         limited_transmit,
         lost_retransmission,
         reduce_from,
+        prr_bound,
         undo,
         frto,
         delayed_ack: delayed_ack_enabled.then_some(delayed_ack_timeout),

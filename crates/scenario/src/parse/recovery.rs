@@ -1,5 +1,5 @@
 //! `recovery`, the pairs it refuses with `cc` and `loss_detection`, `limited_transmit`,
-//! `lost_retransmission` and `reduce_from`.
+//! `lost_retransmission`, `reduce_from` and `prr_bound`.
 
 use cclab_cc::params::did_you_mean;
 use cclab_cc::registry::{AlgorithmInfo, InitialSsthreshUse};
@@ -7,7 +7,7 @@ use toml::Value;
 
 use super::Section;
 use crate::error::ScenarioError;
-use crate::model::{LossDetection, LostRetransmission, Recovery, ReduceFrom};
+use crate::model::{LossDetection, LostRetransmission, PrrBound, Recovery, ReduceFrom};
 
 /// "\"reno\", \"newreno\", \"sack\", \"tahoe\" or \"fack\"", for messages.
 fn listed() -> String {
@@ -87,28 +87,36 @@ pub(super) fn limited_transmit(section: &Section) -> Result<bool, ScenarioError>
 
 /// `lost_retransmission` (default `"reduce"`, RFC 5681 §4.3; `"continue"`, Linux).
 pub(super) fn lost_retransmission(section: &Section) -> Result<LostRetransmission, ScenarioError> {
-    match section.get("lost_retransmission") {
-        None => Ok(LostRetransmission::Reduce),
-        Some(Value::String(s)) if s == "reduce" => Ok(LostRetransmission::Reduce),
-        Some(Value::String(s)) if s == "continue" => Ok(LostRetransmission::Continue),
-        Some(_) => Err(section.invalid(
-            "lost_retransmission",
-            "must be \"reduce\" (RFC 5681 §4.3: a new reduction) or \"continue\" (Linux: the same recovery)",
-        )),
-    }
+    section.choice_or(
+        "lost_retransmission",
+        LostRetransmission::Reduce,
+        &[
+            ("reduce", LostRetransmission::Reduce),
+            ("continue", LostRetransmission::Continue),
+        ],
+        "must be \"reduce\" (RFC 5681 §4.3: a new reduction) or \"continue\" (Linux: the same recovery)",
+    )
 }
 
 /// `reduce_from` (default `"flight"`, the RFCs; `"cwnd"`, Linux).
 pub(super) fn reduce_from(section: &Section) -> Result<ReduceFrom, ScenarioError> {
-    match section.get("reduce_from") {
-        None => Ok(ReduceFrom::Flight),
-        Some(Value::String(s)) if s == "flight" => Ok(ReduceFrom::Flight),
-        Some(Value::String(s)) if s == "cwnd" => Ok(ReduceFrom::Cwnd),
-        Some(_) => Err(section.invalid(
-            "reduce_from",
-            "must be \"flight\" (RFC 5681 §3.1: FlightSize) or \"cwnd\" (Linux: snd_cwnd)",
-        )),
-    }
+    section.choice_or(
+        "reduce_from",
+        ReduceFrom::Flight,
+        &[("flight", ReduceFrom::Flight), ("cwnd", ReduceFrom::Cwnd)],
+        "must be \"flight\" (RFC 5681 §3.1: FlightSize) or \"cwnd\" (Linux: snd_cwnd)",
+    )
+}
+
+/// `prr_bound` (default `"ssrb"`, RFC 6937; `"safe_ack"`, Linux).
+pub(super) fn prr_bound(section: &Section) -> Result<PrrBound, ScenarioError> {
+    section.choice_or(
+        "prr_bound",
+        PrrBound::Ssrb,
+        &[("ssrb", PrrBound::Ssrb), ("safe_ack", PrrBound::SafeAck)],
+        "must be \"ssrb\" (RFC 6937: the extra segment on every ACK) or \"safe_ack\" \
+         (Linux tcp_cwnd_reduction: only on an ACK that advances snd_una with no new loss)",
+    )
 }
 
 #[cfg(test)]

@@ -106,6 +106,26 @@ impl<'a> Section<'a> {
         })
     }
 
+    /// A key whose value is one of a few names: `default` when absent, the value paired
+    /// with the name given, or `invalid(key, message)` for anything else (`message` lists
+    /// the names and what each means).
+    pub(crate) fn choice_or<T: Copy>(
+        &self,
+        key: &str,
+        default: T,
+        choices: &[(&str, T)],
+        message: &str,
+    ) -> Result<T, ScenarioError> {
+        let Some(value) = self.get(key) else {
+            return Ok(default);
+        };
+        choices
+            .iter()
+            .find(|(name, _)| matches!(value, Value::String(s) if s == name))
+            .map(|&(_, choice)| choice)
+            .ok_or_else(|| self.invalid(key, message))
+    }
+
     pub(crate) fn integer_or(
         &self,
         key: &str,

@@ -12,8 +12,9 @@
 //! | `limited_transmit` | true | true | Linux counts duplicates as SACKed (`tcp_add_reno_sack`); RFC 5681 §3.2 SHOULD use RFC 3042 |
 //! | `lost_retransmission` | `"continue"` | `"reduce"` | Linux sends a lost retransmission again within the recovery under way (`tcp_fastretrans_alert`); RFC 5681 §4.3 reduces again |
 //! | `reduce_from` | `"cwnd"` | `"flight"` | every Linux module's `ssthresh()` reads `snd_cwnd` (`tcp_reno_ssthresh`); RFC 5681 §3.1 and RFC 9438 §4.6 use the flight |
+//! | `prr_bound` | `"safe_ack"` | `"ssrb"` | Linux's `tcp_cwnd_reduction` adds PRR's extra segment only on an ACK that advances `snd_una` with no new loss; RFC 6937 §3 on every ACK |
 //! | `undo`, `frto` | true | false | Linux's `tcp_try_undo_*` and `tcp_frto = 2`; RFC 3708, 3522 and 5682 are Experimental |
-//! | `quick_ack` | true | false | Linux's `tcp_incr_quickack`; RFC 5681 §4.2 delays every ACK it may |
+//! | `quick_ack` | true | false | Linux's `tcp_incr_quickack`, and `tcp_grow_window`'s quick-ACK while the window grows; RFC 5681 §4.2 delays every ACK it may |
 //! | `min_rto` | `"200ms"` | `"1s"` | Linux's `TCP_RTO_MIN`; RFC 6298 §2.4 |
 //! | `rto_estimator` | `"linux"` | `"rfc6298"` | Linux's `tcp_rtt_estimator` (RTO = SRTT + a variation of at least `min_rto`); RFC 6298 §2 |
 //! | `receive_window` | `"auto"` | as given | Linux's `tcp_rcv_space_adjust` (DRS); no RFC tunes it |
@@ -71,6 +72,12 @@ pub(super) fn expand(section: &Section) -> Result<Option<Table>, ScenarioError> 
     default(
         "reduce_from",
         Value::String(if linux { "cwnd" } else { "flight" }.into()),
+    );
+    // Linux's `tcp_cwnd_reduction` slow-starts towards ssthresh only on a "safe" ACK
+    // (`FLAG_SND_UNA_ADVANCED && !newly_lost`); RFC 6937 §3's PRR-SSRB on every ACK.
+    default(
+        "prr_bound",
+        Value::String(if linux { "safe_ack" } else { "ssrb" }.into()),
     );
     // Linux undoes spurious reductions (DSACK, timestamps) and runs F-RTO (`tcp_frto = 2`);
     // both are Experimental RFCs (3708, 3522, 5682), not the standards-track baseline.

@@ -2,7 +2,7 @@
 //! bad value.
 
 use crate::model::{
-    FlowGroup, LossDetection, LostRetransmission, Recovery, ReduceFrom, RtoEstimator,
+    FlowGroup, LossDetection, LostRetransmission, PrrBound, Recovery, ReduceFrom, RtoEstimator,
 };
 use crate::{ScenarioError, from_str};
 
@@ -28,6 +28,7 @@ fn without_stack_the_model_defaults_hold() {
     assert_eq!(g.send_buffer, None);
     assert_eq!(g.lost_retransmission, LostRetransmission::Reduce);
     assert_eq!(g.reduce_from, ReduceFrom::Flight);
+    assert_eq!(g.prr_bound, PrrBound::Ssrb);
 }
 
 #[test]
@@ -44,6 +45,11 @@ fn linux_sets_rack_tlp_undo_quick_ack_auto_tuning_and_200_ms() {
         g.reduce_from,
         ReduceFrom::Cwnd,
         "tcp_reno_ssthresh reads snd_cwnd"
+    );
+    assert_eq!(
+        g.prr_bound,
+        PrrBound::SafeAck,
+        "tcp_cwnd_reduction: sndcnt++ only if FLAG_SND_UNA_ADVANCED && !newly_lost"
     );
     // A bulk flow opens no connection; a finite one does (its FCT counts from the SYN).
     assert!(!g.connection.handshake);
@@ -75,6 +81,7 @@ fn rfc_sets_the_duplicate_ack_rule_one_second_and_no_experimental_mechanisms() {
         ReduceFrom::Flight,
         "RFC 5681 §3.1: FlightSize"
     );
+    assert_eq!(g.prr_bound, PrrBound::Ssrb, "RFC 6937 §3: PRR-SSRB");
 }
 
 #[test]
@@ -127,6 +134,17 @@ fn a_bad_reduce_from_is_one_sentence() {
         message.starts_with("s.toml: flows.0.reduce_from")
             && message.contains("\"flight\"")
             && message.contains("\"cwnd\""),
+        "{message}"
+    );
+}
+
+#[test]
+fn a_bad_prr_bound_is_one_sentence() {
+    let message = group("prr_bound = \"crb\"").unwrap_err().to_string();
+    assert!(
+        message.starts_with("s.toml: flows.0.prr_bound")
+            && message.contains("\"ssrb\"")
+            && message.contains("\"safe_ack\""),
         "{message}"
     );
 }

@@ -44,6 +44,7 @@ pub fn endpoints(
             limited_transmit: group.limited_transmit,
             lost_retransmission: group.lost_retransmission,
             reduce_from: group.reduce_from,
+            prr_bound: group.prr_bound,
             receive_window: group.receive_window,
             send_buffer: group.send_buffer,
             min_rto: group.min_rto,

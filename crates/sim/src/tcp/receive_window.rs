@@ -152,14 +152,21 @@ impl ReceiveWindow {
     }
 
     /// In-order data arrived at `now` and was read: the application has every byte below
-    /// `rcv_nxt`. `full_segment`: it carried a full MSS.
-    pub fn on_in_order(&mut self, now: SimTime, rcv_nxt: u64, full_segment: bool) {
-        if full_segment {
-            // tcp_grow_window: two segments per full segment, up to the clamp.
-            self.advertised = (self.advertised + 2 * self.mss).min(self.clamp);
-        }
+    /// `rcv_nxt`. `full_segment`: it carried a full MSS. Returns whether the window grew
+    /// (`tcp_grow_window` raised `rcv_ssthresh`).
+    pub fn on_in_order(&mut self, now: SimTime, rcv_nxt: u64, full_segment: bool) -> bool {
+        let grew = full_segment && self.grow_window();
         self.measure_rtt(now, rcv_nxt);
         self.adjust_space(now, rcv_nxt);
+        grew
+    }
+
+    /// `tcp_grow_window`: two segments per full segment, up to the clamp. Returns whether
+    /// the window grew.
+    fn grow_window(&mut self) -> bool {
+        let before = self.advertised;
+        self.advertised = (self.advertised + 2 * self.mss).min(self.clamp);
+        self.advertised > before
     }
 
     /// Out-of-order data arrived and was queued (Linux `tcp_data_queue_ofo`): `ooo_end` is
@@ -170,11 +177,11 @@ impl ReceiveWindow {
     /// (ooo_end − rcv_nxt) (`tcp_rcvbuf_grow`, commit 63ad7dfedfae "tcp: adjust rcvbuf in
     /// presence of reorders"). Without it a loss in slow start freezes the window's right
     /// edge at the hole while the sender's flight, counted from the hole, keeps growing.
-    pub fn on_out_of_order(&mut self, rcv_nxt: u64, ooo_end: u64, full_segment: bool) {
-        if full_segment {
-            self.advertised = (self.advertised + 2 * self.mss).min(self.clamp);
-        }
+    /// Returns whether the window grew.
+    pub fn on_out_of_order(&mut self, rcv_nxt: u64, ooo_end: u64, full_segment: bool) -> bool {
+        let grew = full_segment && self.grow_window();
         self.grow_buffer(2 * self.space + ooo_end.saturating_sub(rcv_nxt));
+        grew
     }
 
     /// The end of `tcp_rcvbuf_grow`: the buffer a window of `rcvwin` needs, at most

@@ -172,7 +172,10 @@ impl Receiver {
             });
             if let Some(window) = self.window.as_deref_mut() {
                 let ooo_end = self.out_of_order.highest_end().unwrap_or(end);
-                window.on_out_of_order(self.rcv_nxt, ooo_end, data.payload as u64 >= window.mss());
+                let full = data.payload as u64 >= window.mss();
+                if window.on_out_of_order(self.rcv_nxt, ooo_end, full) {
+                    self.quick_ack_on_window_growth();
+                }
             }
             return Some(self.make_ack());
         }
@@ -182,8 +185,10 @@ impl Receiver {
         while let Some((_, range_end)) = self.out_of_order.pop_if_starts_at(self.rcv_nxt) {
             self.rcv_nxt = self.rcv_nxt.max(range_end);
         }
-        if let Some(window) = self.window.as_deref_mut() {
-            window.on_in_order(now, self.rcv_nxt, data.payload as u64 >= window.mss());
+        if let Some(window) = self.window.as_deref_mut()
+            && window.on_in_order(now, self.rcv_nxt, data.payload as u64 >= window.mss())
+        {
+            self.quick_ack_on_window_growth();
         }
         if self.completed_at.is_none() && self.config.size.is_some_and(|size| self.rcv_nxt >= size)
         {
@@ -206,6 +211,19 @@ impl Receiver {
                 None
             }
             _ => Some(self.make_ack()),
+        }
+    }
+
+    /// Linux `tcp_grow_window` ends with `inet_csk(sk)->icsk_ack.quick |= 1` whenever it
+    /// raises `rcv_ssthresh`: the segment that opened the window further is ACKed at once
+    /// (`__tcp_ack_snd_check`: `tcp_in_quickack_mode`), so while the auto-tuned window grows,
+    /// as through slow start, every full segment is ACKed, not every second one. (An even
+    /// count left from connection start becomes odd and the ACK takes it back, so those
+    /// quick-ACKs wait until the window stops growing.) With `quick_ack` only: it is one of
+    /// Linux's quick-ACK rules.
+    fn quick_ack_on_window_growth(&mut self) {
+        if self.config.quick_acks > 0 {
+            self.quick_acks_left |= 1;
         }
     }
 
@@ -518,6 +536,55 @@ mod tests {
         let later: Vec<bool> = (0..8).map(|i| i % 2 == 1).collect();
         assert_eq!(acked[16..], later[..]);
         assert_eq!(r.acks_sent, 16 + 4);
+    }
+
+    /// An auto-tuned receiver whose window starts at 65 000 bytes (the SYN window in whole
+    /// 1000-byte segments) below a clamp of 131 072 (a 262 144-byte buffer at the ratio of
+    /// one half), with `quick_acks` quick-ACKs left from connection start.
+    fn growing(quick_acks: u32) -> Receiver {
+        let mut r = receiver(true);
+        r.config.size = None;
+        r.config.quick_acks = quick_acks;
+        r.quick_acks_left = quick_acks;
+        r.window = Some(Box::new(ReceiveWindow::new(
+            1000,
+            TcpRmem {
+                min: 4096,
+                default: 262_144,
+                max: 262_144,
+            },
+        )));
+        r
+    }
+
+    #[test]
+    fn every_segment_that_grows_the_window_is_acked_at_once_with_quick_ack() {
+        // Linux tcp_grow_window: `rcv_ssthresh += min(room, incr); icsk_ack.quick |= 1`, and
+        // __tcp_ack_snd_check ACKs at once in quick-ACK mode. The window grows by two
+        // segments per segment: 65 000 + 2000·k reaches the clamp of 131 072 at the 34th
+        // segment (k = 34, the last step short), so segments 0..=33 each grow it. With two
+        // quick-ACKs left from the start, each of those ACKs turns quick = 2 into 3 and back
+        // into 2; then the two are used (segments 34 and 35) and every second segment is
+        // ACKed.
+        let mut r = growing(2);
+        let acked: Vec<bool> = (0..40)
+            .map(|i| r.on_data(at(i), &data(i * 1000)).is_some())
+            .collect();
+        assert_eq!(
+            r.window.as_deref().map(ReceiveWindow::window),
+            Some(131_072)
+        );
+        assert!(acked[..36].iter().all(|&a| a), "{acked:?}");
+        assert_eq!(acked[36..], [false, true, false, true]);
+        // Without quick-ACKs (quick_ack = false) the same growth leaves every second segment.
+        let mut r = growing(0);
+        let acked: Vec<bool> = (0..40)
+            .map(|i| r.on_data(at(i), &data(i * 1000)).is_some())
+            .collect();
+        assert!(
+            acked.iter().enumerate().all(|(i, &a)| a == (i % 2 == 1)),
+            "{acked:?}"
+        );
     }
 
     #[test]

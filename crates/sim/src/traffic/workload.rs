@@ -350,8 +350,11 @@ impl Simulation {
             w.config.extra_rtt,
         );
         let mut ids = [0u32; 4];
-        for (i, (link, role)) in access.into_iter().enumerate() {
+        for (i, (mut link, role)) in access.into_iter().enumerate() {
             ids[i] = self.links.len() as u32;
+            // Lean (`Link::lean`, `Simulation::mark_lean_links`) if it can be: a slot's access
+            // links are never reported and no `drop` list names them.
+            link.lean = link.can_be_lean();
             self.links.push(link);
             self.roles.push(role);
         }

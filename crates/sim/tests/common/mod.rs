@@ -14,7 +14,7 @@ use std::rc::Rc;
 
 use cclab_cc::{
     Ack, AlgorithmInfo, CcConfig, CongestionControl, CongestionEvent, ControllerMetrics, Params,
-    SimTime, SlowStart, TimeoutEvent,
+    SendsObserved, SimTime, SlowStart, TimeoutEvent,
 };
 use cclab_scenario::Scenario;
 use cclab_sim::{FlowSample, MemorySink, RunResult, Simulation};
@@ -200,6 +200,12 @@ impl<C: Probed> CongestionControl for Probe<C> {
         self.inner.on_recovery_exit(now);
         self.report(Call::RecoveryExit(now));
     }
+    fn on_reduction_complete(&mut self, now: SimTime) {
+        self.inner.on_reduction_complete(now);
+    }
+    fn observes_sends(&self) -> SendsObserved {
+        SendsObserved::All // the probe reports every send, whatever the controller it wraps
+    }
     fn on_packet_sent(&mut self, now: SimTime, bytes: u64, bytes_in_flight: u64) {
         self.inner.on_packet_sent(now, bytes, bytes_in_flight);
         self.report(Call::Sent {
@@ -216,6 +222,9 @@ impl<C: Probed> CongestionControl for Probe<C> {
     }
     fn assign_window(&mut self, cwnd: u64, ssthresh: u64) {
         self.inner.assign_window(cwnd, ssthresh)
+    }
+    fn paces(&self) -> bool {
+        self.inner.paces()
     }
     fn pacing_rate(&self) -> Option<u64> {
         self.inner.pacing_rate()

@@ -324,6 +324,10 @@ impl CongestionControl for Bbr {
     }
 
     /// draft §4.3.4.4 BBRHandleRestartFromIdle.
+    fn observes_sends(&self) -> crate::controller::SendsObserved {
+        crate::controller::SendsObserved::FromIdle
+    }
+
     fn on_packet_sent(&mut self, now: SimTime, bytes: u64, bytes_in_flight: u64) {
         if !is_restart_from_idle(bytes, bytes_in_flight, self.recovery.in_loss_recovery) {
             return;
@@ -359,6 +363,10 @@ impl CongestionControl for Bbr {
     fn assign_window(&mut self, cwnd: u64, _ssthresh: u64) {
         // No slow-start threshold: only the window is taken.
         self.cwnd = cwnd;
+    }
+
+    fn paces(&self) -> bool {
+        true
     }
 
     fn pacing_rate(&self) -> Option<u64> {

@@ -548,6 +548,10 @@ impl CongestionControl for Bbr3 {
     }
 
     /// draft §5.4.1 HandleRestartFromIdle.
+    fn observes_sends(&self) -> crate::controller::SendsObserved {
+        crate::controller::SendsObserved::FromIdle
+    }
+
     fn on_packet_sent(&mut self, now: SimTime, bytes: u64, bytes_in_flight: u64) {
         if !is_restart_from_idle(bytes, bytes_in_flight, self.recovery.in_loss_recovery) {
             return;
@@ -580,6 +584,10 @@ impl CongestionControl for Bbr3 {
     fn assign_window(&mut self, cwnd: u64, _ssthresh: u64) {
         // No slow-start threshold: only the window is taken.
         self.cwnd = cwnd;
+    }
+
+    fn paces(&self) -> bool {
+        true
     }
 
     fn pacing_rate(&self) -> Option<u64> {

@@ -313,6 +313,10 @@ impl CongestionControl for Vivace {
         INFO.name
     }
 
+    fn observes_sends(&self) -> crate::controller::SendsObserved {
+        crate::controller::SendsObserved::All
+    }
+
     fn on_packet_sent(&mut self, now: SimTime, bytes: u64, _bytes_in_flight: u64) {
         let Some(srtt) = self.srtt else {
             return;
@@ -394,6 +398,10 @@ impl CongestionControl for Vivace {
             }
             None => self.initial_cwnd = cwnd,
         }
+    }
+
+    fn paces(&self) -> bool {
+        true
     }
 
     fn pacing_rate(&self) -> Option<u64> {

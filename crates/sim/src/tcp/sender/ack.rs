@@ -213,12 +213,14 @@ impl Sender {
             // FACK holds the controller's reduced window through recovery (`fack.rs`).
             LossState::Recovery { .. } if self.config.recovery == Recovery::Fack => {}
             LossState::Recovery { .. } if self.sack_enabled() => {
-                self.update_prr_window(bytes_delivered, true)
+                self.update_prr_window(bytes_delivered, true, advanced && newly_lost == 0)
             }
             LossState::Recovery { .. } if was_reducing => {
                 self.update_inflated_window(advanced, self.board.snd_una() - prior_una)
             }
-            LossState::Cwr { .. } => self.update_prr_window(bytes_delivered, false),
+            LossState::Cwr { .. } => {
+                self.update_prr_window(bytes_delivered, false, advanced && newly_lost == 0)
+            }
             _ => {}
         }
 

@@ -27,6 +27,8 @@ mod ack;
 mod connection;
 mod fack;
 mod frto;
+#[cfg(test)]
+mod hook_counts;
 mod limited_transmit;
 mod mode;
 mod rack_tlp;
@@ -42,9 +44,9 @@ mod undo;
 #[cfg(test)]
 mod variants_tests;
 
-use cclab_cc::{CongestionControl, SimDuration, SimTime};
+use cclab_cc::{CongestionControl, SendsObserved, SimDuration, SimTime};
 use cclab_scenario::{
-    EcnMode, LossDetection, LostRetransmission, Recovery, ReduceFrom, RtoEstimator,
+    EcnMode, LossDetection, LostRetransmission, PrrBound, Recovery, ReduceFrom, RtoEstimator,
 };
 
 use crate::histogram::Histogram;
@@ -81,6 +83,8 @@ pub struct SenderConfig {
     pub lost_retransmission: LostRetransmission,
     /// What a reduction starts from: the flight (the RFCs) or the window (Linux).
     pub reduce_from: ReduceFrom,
+    /// When PRR's slow-start reduction bound adds its extra segment (`recovery.rs`).
+    pub prr_bound: PrrBound,
     pub receive_window: Option<u64>,
     /// The socket's send buffer in payload bytes (`send_buffer.rs`); `None`: unlimited.
     pub send_buffer: Option<u64>,
@@ -150,6 +154,13 @@ pub struct Sender {
     vcp_unreported: Option<LoadFactor>,
     /// The controller marks its segments VCP-capable.
     speaks_vcp: bool,
+    /// The `on_packet_sent` calls the controller acts on (asked once: the call is virtual,
+    /// per segment, and a no-op for most controllers and most segments; between the calls
+    /// made nothing changes the controller while a burst leaves, so `transmit` reads the
+    /// window once).
+    cc_observes_sends: SendsObserved,
+    /// The controller may set a pacing rate (asked once, as `cc_observes_sends`).
+    cc_paces: bool,
     /// Loss episodes (fast recoveries and timeouts) so far; retransmissions are tagged with it.
     episode: u32,
     /// snd_una when the last retransmission timeout fired.
@@ -226,6 +237,8 @@ impl Sender {
             speaks_xcp: cc.xcp_request().is_some(),
             vcp_unreported: None,
             speaks_vcp: cc.vcp(),
+            cc_observes_sends: cc.observes_sends(),
+            cc_paces: cc.paces(),
             episode: 0,
             retransmit_now: false,
             cwnd_limited: false,
@@ -374,13 +387,39 @@ impl Sender {
     /// Pacing rate in bit/s of payload: the controller's, or Linux's default when pacing is
     /// on.
     pub fn pacing_rate(&self) -> Option<u64> {
-        if let Some(rate) = self.cc.pacing_rate() {
+        if let Some(rate) = self.controller_pacing_rate() {
             return Some(rate.max(1));
         }
         if !self.config.pacing {
             return None;
         }
         self.default_pacing_rate()
+    }
+
+    /// Whether the controller acts on the `on_packet_sent` of a segment of `len` bytes that
+    /// left `pipe_after` bytes in flight (`CongestionControl::observes_sends`).
+    #[inline]
+    pub(super) fn tells_controller(&self, len: u32, pipe_after: u64) -> bool {
+        match self.cc_observes_sends {
+            SendsObserved::None => false,
+            SendsObserved::FromIdle => pipe_after <= len as u64,
+            SendsObserved::All => true,
+        }
+    }
+
+    /// The controller's own pacing rate, asked only of a controller that paces.
+    #[inline]
+    pub(super) fn controller_pacing_rate(&self) -> Option<u64> {
+        if !self.cc_paces {
+            debug_assert_eq!(
+                self.cc.pacing_rate(),
+                None,
+                "{} paces but says it does not",
+                self.cc.name()
+            );
+            return None;
+        }
+        self.cc.pacing_rate()
     }
 
     /// Linux `tcp_update_pacing_rate`: cwnd/srtt × 200 % in slow start, × 120 % after; Linux

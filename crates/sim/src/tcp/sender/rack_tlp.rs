@@ -96,11 +96,12 @@ impl Sender {
 
     /// RFC 8985 §7.4.2: the probe repaired a loss, so the controller must respond to it as
     /// to any loss; Linux does it at once (`tcp_process_tlp_ack`: a window reduction that
-    /// ends where it begins), as here.
+    /// ends where it begins, `tcp_end_cwnd_reduction` included), as here.
     pub(super) fn probe_repaired_loss(&mut self, now: SimTime, flight: u64) {
         self.congestion_event(now, flight);
         self.check_mode(now, ModeCause::Loss);
         self.cc.on_recovery_exit(now);
+        self.cc.on_reduction_complete(now);
         self.check_mode(now, ModeCause::RecoveryEnd);
     }
 

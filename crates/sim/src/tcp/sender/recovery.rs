@@ -2,7 +2,7 @@
 //! the window while in them, leaving.
 
 use cclab_cc::{CongestionEvent, SimTime};
-use cclab_scenario::{Recovery, ReduceFrom};
+use cclab_scenario::{PrrBound, Recovery, ReduceFrom};
 
 use crate::trace::FlowEventKind;
 
@@ -227,7 +227,20 @@ impl Sender {
         )
     }
 
+    /// The fast recovery or ECN reduction reached its point: back to Open, and the
+    /// controller hears that the reduction completed (Linux `tcp_end_cwnd_reduction`).
     pub(super) fn exit_recovery(&mut self, now: SimTime) {
+        self.leave_recovery(now, true);
+    }
+
+    /// An undo before the recovery point reopens the window (Linux `tcp_try_undo_partial`,
+    /// `tcp_try_undo_dsack`, then `tcp_try_keep_open`): back to Open without
+    /// `CA_EVENT_COMPLETE_CWR`.
+    pub(super) fn reopen_after_undo(&mut self, now: SimTime) {
+        self.leave_recovery(now, false);
+    }
+
+    fn leave_recovery(&mut self, now: SimTime, completed: bool) {
         let kind = match self.state {
             LossState::Cwr { .. } => FlowEventKind::EcnReductionEnd,
             _ => FlowEventKind::RecoveryEnd,
@@ -238,6 +251,9 @@ impl Sender {
         self.state = LossState::Open;
         self.retransmit_now = false;
         self.cc.on_recovery_exit(now);
+        if completed {
+            self.cc.on_reduction_complete(now);
+        }
         self.record(now, kind, "", "", "");
         self.check_mode(now, ModeCause::RecoveryEnd);
     }
@@ -245,7 +261,9 @@ impl Sender {
     /// RFC 6937 §3: proportional rate reduction with the slow-start reduction bound
     /// (PRR-SSRB), the sender's window during SACK recovery and during an ECN window
     /// reduction. `fast_retransmit`: the first retransmission always leaves, as in Linux.
-    pub(super) fn update_prr_window(&mut self, delivered: u64, fast_retransmit: bool) {
+    /// `safe`: the ACK advanced `snd_una` and marked nothing newly lost, the only ACK on
+    /// which `prr_bound = "safe_ack"` adds the bound's extra segment.
+    pub(super) fn update_prr_window(&mut self, delivered: u64, fast_retransmit: bool, safe: bool) {
         let mss = self.config.mss;
         if delivered == 0 {
             return;
@@ -260,7 +278,17 @@ impl Sender {
             // half-segment allowance would never be sendable on its own.
             target.saturating_sub(self.prr.out).div_ceil(mss) * mss
         } else {
-            let limit = (self.prr.delivered.saturating_sub(self.prr.out)).max(delivered) + mss;
+            // RFC 6937 §3 adds the segment on every ACK. Linux's `tcp_cwnd_reduction` adds it
+            // only `if (flag & FLAG_SND_UNA_ADVANCED && !newly_lost)` ("slow starts cwnd up
+            // to ssthresh" when recovery progresses), so an ACK that only SACKs, or that
+            // finds a new loss, sends what was delivered and no more (RFC 6937's conservative
+            // bound, which draft-ietf-tcpm-prr-rfc6937bis calls the non-SafeACK case).
+            let extra = match self.config.prr_bound {
+                PrrBound::Ssrb => mss,
+                PrrBound::SafeAck if safe => mss,
+                PrrBound::SafeAck => 0,
+            };
+            let limit = (self.prr.delivered.saturating_sub(self.prr.out)).max(delivered) + extra;
             (ssthresh - pipe).min(limit)
         };
         if fast_retransmit && self.prr.out == 0 {

@@ -164,7 +164,9 @@ impl Sender {
             Some(host) => {
                 // The NIC takes packets while its backlog is within the limit: the limit's
                 // worth of wire packets and one more.
-                let rate = self.cc.pacing_rate().or_else(|| self.default_pacing_rate());
+                let rate = self
+                    .controller_pacing_rate()
+                    .or_else(|| self.default_pacing_rate());
                 (host.limit(rate) / (mss + self.config.header_bytes) + 1) * mss
             }
         };

@@ -60,10 +60,12 @@ impl Sender {
     }
 
     /// The cumulative ACK passed what Tahoe's fast retransmit marked lost: the episode ends
-    /// as a fast recovery does (the controller hears `on_recovery_exit`).
+    /// as a fast recovery does (the controller hears `on_recovery_exit` and
+    /// `on_reduction_complete`).
     pub(super) fn end_tahoe_episode(&mut self, now: SimTime) {
         self.tahoe_episode = false;
         self.cc.on_recovery_exit(now);
+        self.cc.on_reduction_complete(now);
         self.record(now, FlowEventKind::RecoveryEnd, "", "", "");
         self.check_mode(now, ModeCause::RecoveryEnd);
     }

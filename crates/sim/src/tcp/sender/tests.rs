@@ -1,5 +1,6 @@
 //! Unit tests of the sender against RFC 5681, 6582, 6675, 6937, 6298, 3168 and 8985.
 
+use super::hook_counts::{CountingController, HookCounts};
 use super::*;
 use crate::packet::{Ecn, PacketKind, SackBlock, XcpHeader};
 use cclab_cc::algorithms::reno::Reno;
@@ -23,6 +24,7 @@ pub(super) fn sender(recovery: Recovery) -> Sender {
             limited_transmit: false,
             lost_retransmission: LostRetransmission::Reduce,
             reduce_from: ReduceFrom::Flight,
+            prr_bound: PrrBound::Ssrb,
             receive_window: None,
             send_buffer: None,
             min_rto: SimDuration::from_millis(200),
@@ -50,6 +52,7 @@ fn rack_sender(size: Option<u64>, min_rto_ms: u64) -> Sender {
             limited_transmit: false,
             lost_retransmission: LostRetransmission::Reduce,
             reduce_from: ReduceFrom::Flight,
+            prr_bound: PrrBound::Ssrb,
             receive_window: None,
             send_buffer: None,
             min_rto: SimDuration::from_millis(min_rto_ms),
@@ -398,65 +401,30 @@ fn ce_marks_echoed_by_duplicate_acks_reach_a_controller_that_responds_to_ecn() {
     assert_eq!(seen.load(std::sync::atomic::Ordering::Relaxed), MSS);
 }
 
-/// Reno that counts the timeouts the sender judged new congestion events.
-struct CountsTimeoutEvents {
-    inner: Reno,
-    new_events: std::sync::Arc<std::sync::atomic::AtomicU64>,
-}
-
-impl CongestionControl for CountsTimeoutEvents {
-    fn name(&self) -> &'static str {
-        "reno"
-    }
-    fn on_ack(&mut self, ack: &Ack) {
-        self.inner.on_ack(ack);
-    }
-    fn on_congestion_event(&mut self, event: &CongestionEvent) {
-        self.inner.on_congestion_event(event);
-    }
-    fn on_timeout_congestion_event(&mut self, event: &TimeoutEvent) {
-        self.new_events
-            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        self.inner.on_timeout_congestion_event(event);
-    }
-    fn on_retransmission_timeout(&mut self, event: &TimeoutEvent) {
-        self.inner.on_retransmission_timeout(event);
-    }
-    fn on_recovery_exit(&mut self, now: SimTime) {
-        self.inner.on_recovery_exit(now);
-    }
-    fn cwnd(&self) -> u64 {
-        self.inner.cwnd()
-    }
-    fn ssthresh(&self) -> u64 {
-        self.inner.ssthresh()
-    }
-    fn assign_window(&mut self, cwnd: u64, ssthresh: u64) {
-        self.inner.assign_window(cwnd, ssthresh)
-    }
-}
-
-/// A sender over Reno starting with `initial_ssthresh` (None: unlimited), and the count of
-/// `on_timeout_congestion_event` calls.
+/// A sender over Reno starting with `initial_ssthresh` (None: unlimited), and the counts of
+/// its controller's hooks (`on_timeout_congestion_event` is the one these tests check).
 fn counting_sender(
     recovery: Recovery,
     initial_ssthresh: Option<u64>,
-) -> (Sender, std::sync::Arc<std::sync::atomic::AtomicU64>) {
+) -> (Sender, std::sync::Arc<HookCounts>) {
     let config = CcConfig {
         initial_ssthresh: initial_ssthresh.unwrap_or(cclab_cc::UNLIMITED),
         ..CcConfig::new(MSS)
     };
-    let new_events = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let counts = std::sync::Arc::new(HookCounts::default());
     let mut s = sender(recovery);
-    s.cc = Box::new(CountsTimeoutEvents {
-        inner: Reno::new(&config, Box::new(StandardSlowStart::new(&config))),
-        new_events: new_events.clone(),
+    s.cc = Box::new(CountingController {
+        inner: Box::new(Reno::new(
+            &config,
+            Box::new(StandardSlowStart::new(&config)),
+        )),
+        counts: counts.clone(),
     });
-    (s, new_events)
+    (s, counts)
 }
 
-fn count(counter: &std::sync::atomic::AtomicU64) -> u64 {
-    counter.load(std::sync::atomic::Ordering::Relaxed)
+fn count(counts: &HookCounts) -> u64 {
+    counts.timeout_congestion_events()
 }
 
 #[test]
@@ -588,6 +556,38 @@ fn prr_slow_start_reduction_bound_caps_the_catch_up() {
             .collect::<Vec<_>>(),
         vec![(0, true), (MSS, true)]
     );
+}
+
+#[test]
+fn prr_safe_ack_adds_the_extra_segment_only_when_snd_una_advances_without_new_loss() {
+    // Linux `tcp_cwnd_reduction` (net/ipv4/tcp_input.c), with pipe ≤ ssthresh:
+    //   sndcnt = max(prr_delivered − prr_out, newly_acked_sacked);
+    //   if (flag & FLAG_SND_UNA_ADVANCED && !newly_lost) sndcnt++;
+    //   sndcnt = min(delta, sndcnt);  sndcnt = max(sndcnt, prr_out ? 0 : 1);
+    // The same losses as the PRR-SSRB test above.
+    let (mut s, _) = counting_sender(Recovery::Sack, Some(10 * MSS));
+    s.config.prr_bound = PrrBound::SafeAck;
+    let mut out = Vec::new();
+    s.start(at(0), &mut out);
+    s.on_ack(at(50), &ack(0, &[(7 * MSS, 8 * MSS)]), &mut out);
+    s.on_ack(at(51), &ack(0, &[(7 * MSS, 9 * MSS)]), &mut out);
+    out.clear();
+    // Third SACK: snd_una does not move and segments 0..=6 are newly lost, so no extra
+    // segment: sndcnt = min(5 − 2, max(1 − 0, 1)) = 1, the fast retransmission alone (SSRB: 2).
+    s.on_ack(at(52), &ack(0, &[(7 * MSS, 10 * MSS)]), &mut out);
+    assert_eq!(s.cc().ssthresh(), 5 * MSS);
+    let sent = |out: &[Packet]| {
+        out.iter()
+            .map(|p| (p.seq, p.retransmission))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(sent(&out), vec![(0, true)]);
+    out.clear();
+    // The retransmission of segment 0 arrives: snd_una advances and nothing is newly lost.
+    // prr_delivered = 2, prr_out = 1, pipe = segments 1..=11 − 3 SACKed − 6 lost = 2 MSS:
+    // sndcnt = min(5 − 2, max(2 − 1, 1) + 1) = 2 retransmissions.
+    s.on_ack(at(53), &ack(MSS, &[(7 * MSS, 10 * MSS)]), &mut out);
+    assert_eq!(sent(&out), vec![(MSS, true), (2 * MSS, true)]);
 }
 
 #[test]

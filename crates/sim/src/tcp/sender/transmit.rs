@@ -27,7 +27,15 @@ impl Sender {
         // The bytes in flight, carried through the loop: only a segment sent changes them
         // (`send_segment` returns the new value), so they are not recounted per segment.
         let mut pipe = self.pipe();
+        // The window, read again only after the controller was told of a send: nothing else
+        // in the loop changes it (the state, the recovery window and the caps stay as they
+        // are while a burst leaves).
+        let mut window = self.window();
+        let mut told = false;
+        // The receive window, which only an ACK moves.
+        let rwnd = self.receive_window();
         loop {
+            debug_assert_eq!(window, self.window(), "window in step with the controller");
             debug_assert_eq!(
                 pipe,
                 self.pipe(),
@@ -41,13 +49,12 @@ impl Sender {
                     if seq >= self.data_end {
                         // Nothing to send although the window may allow it (draft-cheng §3.4);
                         // a full send buffer is marked when the writer wakes instead.
-                        if pipe < self.window() && !self.is_buffer_limited() {
+                        if pipe < window && !self.is_buffer_limited() {
                             self.rate.mark_app_limited(pipe);
                         }
                         break;
                     }
                     let len = self.config.mss.min(self.data_end - seq);
-                    let rwnd = self.receive_window();
                     if seq + len - self.board.snd_una() > rwnd {
                         break; // receive-window limited
                     }
@@ -55,7 +62,6 @@ impl Sender {
                 }
             };
             let forced = retransmission.is_some() && self.retransmit_now;
-            let window = self.window();
             let beyond_window = pipe + len as u64 > window;
             // RFC 3042: new data on the first two duplicate ACKs may go beyond the window.
             if beyond_window
@@ -86,14 +92,25 @@ impl Sender {
                 self.limited_transmit.sent += len as u64;
             }
             pipe = self.send_segment(now, seq, len, retransmission.is_some(), pipe, out);
+            if self.tells_controller(len, pipe) {
+                window = self.window();
+                told = true;
+            }
         }
         // As Linux's tcp_write_xmit: a full window counts as cwnd-limited even when pacing,
         // not the window, stopped this attempt.
-        let window_full = pipe + self.config.mss > self.window();
+        let window_full = pipe + self.config.mss > window;
         self.validate_cwnd(pipe, blocked_by_window || window_full);
-        // `on_packet_sent` may change the mode (BBR ends ProbeRTT after an idle period).
         if self.stats.packets_sent != packets_before {
-            self.check_mode(now, ModeCause::Send);
+            // `on_packet_sent` may change the mode (BBR ends ProbeRTT after an idle period),
+            // and so may a group's window assigned before sending (`sharing.rs`). Every
+            // other call that changes the controller is followed by its own look at the mode,
+            // so without either the mode is the one last seen.
+            if told || self.sharing.is_some() {
+                self.check_mode(now, ModeCause::Send);
+            } else {
+                debug_assert_eq!(self.cc.mode(), self.mode, "a mode change not looked at");
+            }
             // RFC 8985 §7.2: new data sent (re)starts the probe timer.
             if self.rack_tlp.is_some() && self.board.snd_nxt() != snd_nxt_before {
                 self.schedule_probe(now, true);
@@ -104,6 +121,9 @@ impl Sender {
     /// TCP Small Queues: `Some(when)` if the next packet must wait for the NIC to drain.
     /// Linux sends anyway when at most one segment is unacknowledged, and checks
     /// retransmissions too, against twice the limit (`tcp_xmit_retransmit_queue`).
+    /// Asked before every segment: the two tests that nearly always let it go are inlined,
+    /// the limit worked out of line.
+    #[inline]
     pub(super) fn small_queues_hold(&self, now: SimTime, retransmission: bool) -> Option<SimTime> {
         let host = self.small_queues.as_ref()?;
         if self.board.snd_nxt() - self.board.snd_una() <= self.config.mss {
@@ -111,7 +131,16 @@ impl Sender {
         }
         // The limit is at least two packets: below that, no need to work it out.
         host.blocked_until(now, host.two_packets())?;
-        let rate = self.cc.pacing_rate().or_else(|| self.default_pacing_rate());
+        self.small_queues_limit_hold(now, retransmission)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn small_queues_limit_hold(&self, now: SimTime, retransmission: bool) -> Option<SimTime> {
+        let host = self.small_queues.as_ref()?;
+        let rate = self
+            .controller_pacing_rate()
+            .or_else(|| self.default_pacing_rate());
         let limit = host.limit(rate) << u32::from(retransmission);
         host.blocked_until(now, host.time_to_send(limit))
     }
@@ -161,8 +190,18 @@ impl Sender {
         if retransmission && seq == self.board.snd_una() && self.rack_tlp.is_some() {
             self.rto_deadline = Some(now + self.rtt.rto());
         }
-        let pipe_after = self.pipe();
-        self.cc.on_packet_sent(now, len as u64, pipe_after);
+        // New data adds its length to every count of the flight (pipe, FlightSize, FACK's
+        // awnd: snd_nxt moves, nothing else does); a retransmission may or may not, as its
+        // segment was marked.
+        let pipe_after = if retransmission {
+            self.pipe()
+        } else {
+            pipe + len as u64
+        };
+        debug_assert_eq!(pipe_after, self.pipe(), "the flight after a send");
+        if self.tells_controller(len, pipe_after) {
+            self.cc.on_packet_sent(now, len as u64, pipe_after);
+        }
         out.push(Packet {
             flow: self.config.flow,
             hop: 0,

@@ -284,11 +284,11 @@ impl Sender {
                     // `tcp_try_undo_partial`: the hole was filled by the delayed original
                     // and no retransmission is out.
                     self.undo_reduction(now, UndoCause::Timestamp, true);
-                    self.exit_recovery(now);
+                    self.reopen_after_undo(now);
                 } else if self.all_retransmissions_dsacked() {
                     // `tcp_try_undo_dsack`, then `tcp_try_to_open`.
                     self.undo_reduction(now, UndoCause::Dsack, false);
-                    self.exit_recovery(now);
+                    self.reopen_after_undo(now);
                 }
             }
             LossState::Loss { point } => self.undo_in_loss(now, ack, facts, point),

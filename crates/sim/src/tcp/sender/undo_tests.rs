@@ -3,11 +3,12 @@
 
 use super::*;
 use crate::packet::{Ecn, PacketKind, SackBlock, XcpHeader};
+use crate::tcp::sender::hook_counts::{CountingController, HookCounts};
 use crate::trace::FlowEvent;
 use cclab_cc::algorithms::reno::Reno;
 use cclab_cc::slow_start::standard::StandardSlowStart;
 use cclab_cc::{CcConfig, SimDuration};
-use cclab_scenario::{EcnMode, LossDetection, LostRetransmission, Recovery, ReduceFrom};
+use cclab_scenario::{EcnMode, LossDetection, LostRetransmission, PrrBound, Recovery, ReduceFrom};
 
 use crate::tcp::sender::SenderConfig;
 
@@ -27,6 +28,7 @@ fn sender(frto: bool) -> Sender {
             limited_transmit: false,
             lost_retransmission: LostRetransmission::Reduce,
             reduce_from: ReduceFrom::Flight,
+            prr_bound: PrrBound::Ssrb,
             receive_window: None,
             send_buffer: None,
             min_rto: SimDuration::from_millis(200),
@@ -285,4 +287,55 @@ fn a_dsack_of_only_some_retransmissions_undoes_nothing() {
     s.on_ack(at(120), &ack(0, &[(0, 1000), (1000, 4000)], 0), &mut out);
     assert_eq!(s.stats.undos, 0);
     assert_eq!(s.cc().ssthresh(), reduced);
+}
+
+/// The fast retransmit of `reordered_fast_retransmit`, its controller wrapped so that the
+/// recovery's end is counted.
+fn counted_fast_retransmit() -> (Sender, std::sync::Arc<HookCounts>) {
+    let (mut s, _, _) = reordered_fast_retransmit();
+    let config = CcConfig::new(MSS);
+    let placeholder = Box::new(Reno::new(
+        &config,
+        Box::new(StandardSlowStart::new(&config)),
+    ));
+    let inner = std::mem::replace(&mut s.cc, placeholder);
+    let counts = std::sync::Arc::new(HookCounts::default());
+    s.cc = Box::new(CountingController {
+        inner,
+        counts: counts.clone(),
+    });
+    (s, counts)
+}
+
+#[test]
+fn a_recovery_that_reaches_its_point_completes_the_reduction() {
+    // Linux tcp_fastretrans_alert, step D: snd_una reached high_seq, no undo possible
+    // (no timestamps, no DSACK): tcp_end_cwnd_reduction raises CA_EVENT_COMPLETE_CWR.
+    let (mut s, counts) = counted_fast_retransmit();
+    let mut out = Vec::new();
+    s.on_ack(at(110), &ack(s.snd_nxt(), &[], 0), &mut out);
+    assert_eq!(s.state(), LossState::Open);
+    assert_eq!(counts.recovery_ends(), (1, 1));
+}
+
+#[test]
+fn an_undo_before_the_recovery_point_does_not_complete_the_reduction() {
+    // Linux `tcp_try_undo_partial` (the original filled the hole: timestamps) and
+    // `tcp_try_undo_dsack` (the retransmission was DSACKed while the recovery point is
+    // still ahead) reopen through `tcp_try_keep_open`, without tcp_end_cwnd_reduction.
+    let (mut s, counts) = counted_fast_retransmit();
+    let mut out = Vec::new();
+    s.on_ack(at(103), &ack(4000, &[], ts_val(at(0))), &mut out);
+    assert_eq!(s.state(), LossState::Open);
+    assert_eq!(s.stats.undos, 1);
+    assert_eq!(counts.recovery_ends(), (1, 0));
+
+    let (mut s, counts) = counted_fast_retransmit();
+    s.on_ack(at(103), &ack(4000, &[], 0), &mut out);
+    assert!(matches!(s.state(), LossState::Recovery { .. }));
+    s.on_ack(at(104), &ack(4000, &[(0, 1000)], 0), &mut out);
+    assert_eq!(s.stats.undos, 1);
+    assert_eq!(undo_events(&mut s)[0].detail, "dsack");
+    assert_eq!(s.state(), LossState::Open);
+    assert_eq!(counts.recovery_ends(), (1, 0));
 }

@@ -350,7 +350,7 @@ fn wifi_queue_alternative(data: &Studies, report: &mut Report) -> anyhow::Result
             }
         }
     }
-    report.text("### The Wi-Fi queue: an alternative reconstruction\n\nThe access point's queue is not in the abstract. With Linux's 1000-packet `txqueuelen` (the main studies) the receive window (auto-tuned) bounds most loss-based modules before the queue overflows, so they retransmit little (Scalable, HighSpeed, BIC and at 5 GHz Veno overflow it in some replicates). The same single-flow runs with a 100-packet queue at the access point and the station (study `single-wifi-shallow`):");
+    report.text("### The Wi-Fi queue: an alternative reconstruction\n\nThe access point's queue is not in the abstract. With Linux's 1000-packet `txqueuelen` (the main studies) the receive window (auto-tuned) bounds most loss-based modules before the queue overflows, so they retransmit little (at 2.4 GHz Scalable and HighSpeed overflow it in one replicate each; at 5 GHz most of them overflow it now and then, Scalable, HighSpeed and BIC the most). The same single-flow runs with a 100-packet queue at the access point and the station (study `single-wifi-shallow`):");
     report.table(
         &[
             "AP queue",

@@ -1,0 +1,213 @@
+//! A first-in, first-out ring of `Copy` items for a link's queues: the packets on its wire,
+//! the start times of the packets waiting, a folded link's entry times.
+//!
+//! `std`'s `VecDeque` does the same; this ring differs where the per-packet path pays. Its
+//! capacity is zero or a power of two, so a slot's index wraps with a mask (one `and`) where
+//! `VecDeque` compares and subtracts (its capacity may be any number); the index is then in
+//! bounds by construction and the slot is read and written unchecked. And a push writes the
+//! item straight into its slot once the room is made: `VecDeque::push_back` takes the item
+//! by value, and the compiler copied an 88-byte packet through the stack before the possible
+//! reallocation, then from there into the slot (callgrind, docs/performance.md).
+//!
+//! Capacities grow as `VecDeque`'s do for items of these sizes (0, 4, 8, 16, …: doubling
+//! from `RawVec`'s smallest non-zero capacity), so the memory a link holds is unchanged.
+
+use std::mem::MaybeUninit;
+
+/// The smallest capacity allocated, as `RawVec`'s for items of 2 to 1024 bytes.
+const MIN_CAPACITY: usize = 4;
+
+pub(crate) struct Fifo<T: Copy> {
+    /// The ring: `buf.len()` is zero or a power of two. Slots `head`, `head + 1`, … (modulo
+    /// the capacity) hold the `len` items, oldest first; the rest are uninitialized.
+    buf: Box<[MaybeUninit<T>]>,
+    head: usize,
+    len: usize,
+}
+
+impl<T: Copy> Default for Fifo<T> {
+    fn default() -> Self {
+        Fifo::new()
+    }
+}
+
+impl<T: Copy> Fifo<T> {
+    /// An empty ring; allocates nothing.
+    pub(crate) fn new() -> Self {
+        Fifo {
+            buf: Box::new([]),
+            head: 0,
+            len: 0,
+        }
+    }
+
+    #[inline(always)]
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+
+    #[inline(always)]
+    pub(crate) fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Items it can hold before it reallocates (tests of the buffers given back).
+    #[cfg(test)]
+    pub(crate) fn capacity(&self) -> usize {
+        self.buf.len()
+    }
+
+    /// The slot of the `i`-th item from the front (`i < capacity`, capacity non-zero).
+    #[inline(always)]
+    fn slot(&self, i: usize) -> usize {
+        (self.head + i) & (self.buf.len() - 1)
+    }
+
+    #[inline(always)]
+    pub(crate) fn front(&self) -> Option<&T> {
+        if self.len == 0 {
+            return None;
+        }
+        // SAFETY: `len > 0`, so the capacity is non-zero and `head` (always below it) is the
+        // slot of the oldest item, which is initialized.
+        Some(unsafe { self.buf.get_unchecked(self.head).assume_init_ref() })
+    }
+
+    #[inline(always)]
+    pub(crate) fn back(&self) -> Option<&T> {
+        if self.len == 0 {
+            return None;
+        }
+        let slot = self.slot(self.len - 1);
+        // SAFETY: `slot` is masked below the (power-of-two, non-zero) capacity and is the
+        // slot of the newest item, which is initialized.
+        Some(unsafe { self.buf.get_unchecked(slot).assume_init_ref() })
+    }
+
+    /// Append `item`.
+    #[inline(always)]
+    pub(crate) fn push_back(&mut self, item: T) {
+        self.push_back_with(|| item)
+    }
+
+    /// Append the item `make` gives, made after the room for it: it is written straight
+    /// into its slot (`make` reading a packet from where it lies copies it once).
+    #[inline(always)]
+    pub(crate) fn push_back_with(&mut self, make: impl FnOnce() -> T) {
+        if self.len == self.buf.len() {
+            self.grow();
+        }
+        let slot = self.slot(self.len);
+        // SAFETY: after `grow`, `len < capacity`: `slot` is masked below the capacity (a
+        // power of two) and is free.
+        unsafe { self.buf.get_unchecked_mut(slot).write(make()) };
+        self.len += 1;
+    }
+
+    #[inline(always)]
+    pub(crate) fn pop_front(&mut self) -> Option<T> {
+        if self.len == 0 {
+            return None;
+        }
+        // SAFETY: as in `front`.
+        let item = unsafe { self.buf.get_unchecked(self.head).assume_init_read() };
+        self.head = self.slot(1);
+        self.len -= 1;
+        Some(item)
+    }
+
+    /// The items, oldest first.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = &T> + '_ {
+        // SAFETY: the first `len` slots from `head` hold initialized items.
+        (0..self.len).map(|i| unsafe { self.buf.get_unchecked(self.slot(i)).assume_init_ref() })
+    }
+
+    /// Double the capacity (or allocate the first), the items moved to the front of the new
+    /// ring in order. Out of line: a handful of times per link over a run.
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self) {
+        let capacity = (2 * self.buf.len()).max(MIN_CAPACITY);
+        let mut buf: Box<[MaybeUninit<T>]> = Box::new_uninit_slice(capacity);
+        for (i, item) in self.iter().enumerate() {
+            buf[i].write(*item);
+        }
+        self.buf = buf;
+        self.head = 0;
+    }
+}
+
+impl<T: Copy + std::fmt::Debug> std::fmt::Debug for Fifo<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl<T: Copy + PartialEq> PartialEq for Fifo<T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.len == other.len && self.iter().eq(other.iter())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::VecDeque;
+
+    use super::Fifo;
+    use crate::rng::Rng;
+
+    /// Against `VecDeque` over random pushes and pops that wrap the ring many times and grow
+    /// it from empty: the same items in the same order, and the same capacities.
+    #[test]
+    fn behaves_as_a_vec_deque() {
+        let mut rng = Rng::for_component(7, "fifo");
+        let mut fifo: Fifo<(u64, [u8; 80])> = Fifo::new();
+        let mut deque: VecDeque<(u64, [u8; 80])> = VecDeque::new();
+        assert_eq!(fifo.capacity(), deque.capacity());
+        for i in 0..20_000u64 {
+            // Mostly balanced, drifting up and down so that the length wanders and grows.
+            let push = rng.chance(if (i / 2000) % 2 == 0 { 0.6 } else { 0.45 });
+            if push {
+                let item = (i, [i as u8; 80]);
+                fifo.push_back(item);
+                deque.push_back(item);
+            } else {
+                assert_eq!(fifo.pop_front(), deque.pop_front());
+            }
+            assert_eq!(fifo.len(), deque.len());
+            assert_eq!(fifo.is_empty(), deque.is_empty());
+            assert_eq!(fifo.front(), deque.front());
+            assert_eq!(fifo.back(), deque.back());
+            assert_eq!(fifo.capacity(), deque.capacity(), "after {i} operations");
+        }
+        assert!(fifo.iter().eq(deque.iter()));
+        assert!(fifo.capacity() >= 16, "the test grew the ring");
+    }
+
+    #[test]
+    fn equality_is_by_items_in_order() {
+        let mut a: Fifo<u32> = Fifo::new();
+        let mut b: Fifo<u32> = Fifo::new();
+        for x in 0..6 {
+            a.push_back(x);
+        }
+        // The same items at other slots of a larger ring.
+        for x in 0..9 {
+            b.push_back(x);
+        }
+        for _ in 0..3 {
+            b.pop_front();
+        }
+        for x in 6..9 {
+            a.push_back(x);
+        }
+        for _ in 0..3 {
+            a.pop_front();
+        }
+        assert_eq!(a, b);
+        b.pop_front();
+        assert_ne!(a, b);
+        assert_eq!(a.pop_front(), Some(3));
+        assert_eq!(format!("{b:?}"), "[4, 5, 6, 7, 8]");
+    }
+}
