@@ -316,7 +316,7 @@ impl Simulation {
 
         let mut links = links;
         mark_one_flow_links(&mut links, &hops, &routes[..flows.len()]);
-        let captures = Captures::new(scenario, links.iter().map(|l| l.name.as_str()));
+        let captures = Captures::new(scenario, links.iter().map(Link::name));
         // A flow capture sees the sender's packets off the forwarding path, as tracing does.
         if captures.as_ref().is_some_and(|c| c.flows) {
             for flow in &mut flows {
@@ -337,7 +337,7 @@ impl Simulation {
         }
         let reported_at_window_start = reported
             .iter()
-            .map(|&l| (links[l as usize].stats.clone(), SimDuration::ZERO))
+            .map(|&l| (links[l as usize].stats().clone(), SimDuration::ZERO))
             .collect();
         let mut simulation = Simulation {
             now: SimTime::ZERO,
@@ -398,8 +398,9 @@ impl Simulation {
         let forced_drops = self.forced_drop_links();
         for (id, link) in self.links.iter_mut().enumerate() {
             let id = id as u32;
-            link.lean =
+            let lean =
                 link.can_be_lean() && !self.reported.contains(&id) && !forced_drops.contains(&id);
+            link.set_lean(lean);
         }
     }
 
@@ -607,7 +608,7 @@ impl Simulation {
         for (i, &id) in self.reported.iter().enumerate() {
             let link = &mut self.links[id as usize];
             link.queue_at(now); // integrate the queue up to now
-            self.reported_at_window_start[i] = (link.stats.clone(), link.busy_until_time(now));
+            self.reported_at_window_start[i] = (link.stats().clone(), link.busy_until_time(now));
         }
     }
 
@@ -1076,11 +1077,11 @@ impl Simulation {
             let (queue_pkts, queue_bytes) = link.queue_at(now);
             sink.link_sample(&LinkSample {
                 time: now,
-                link: &link.name,
+                link: link.name(),
                 queue_pkts,
                 queue_bytes,
-                drops: link.stats.drops(),
-                tx_bytes: link.stats.bytes,
+                drops: link.stats().drops(),
+                tx_bytes: link.stats().bytes,
             });
         }
     }
@@ -1276,10 +1277,10 @@ impl Simulation {
             .map(|(&id, (at_window_start, busy_at_window_start))| {
                 let link = &self.links[id as usize];
                 LinkResult {
-                    name: link.name.clone(),
+                    name: link.name().to_string(),
                     rate_bps: link.rate_bps(),
                     busy: link.busy_until_time(end),
-                    stats: link.stats.clone(),
+                    stats: link.stats().clone(),
                     at_window_start,
                     busy_at_window_start,
                     wifi: link.is_wifi(),
@@ -1420,10 +1421,11 @@ mod tests {
         // allocation: its record and timers, its endpoints (boxed, made when it starts),
         // four access links, its counters at the window's start (boxed, made when the window
         // opens) and its result. The scenario crate's estimate (measured from peak RSS of
-        // flows that all run) must be at least that.
+        // flows that all run) must be at least that. The access links are counted in full,
+        // as when their buffer is limited (`Link::compact` otherwise: the inline part only).
         let fixed = std::mem::size_of::<Flow>()
             + std::mem::size_of::<crate::endpoints::Running>()
-            + 4 * std::mem::size_of::<Link>()
+            + 4 * (std::mem::size_of::<Link>() + Link::queue_bytes())
             + std::mem::size_of::<FlowCounters>()
             + std::mem::size_of::<FlowResult>();
         assert!(

@@ -354,7 +354,8 @@ impl Simulation {
             ids[i] = self.links.len() as u32;
             // Lean (`Link::lean`, `Simulation::mark_lean_links`) if it can be: a slot's access
             // links are never reported and no `drop` list names them.
-            link.lean = link.can_be_lean();
+            let lean = link.can_be_lean();
+            link.set_lean(lean);
             self.links.push(link);
             self.roles.push(role);
         }
