@@ -201,7 +201,7 @@ pub fn emulate(emulation: &Emulation, plan: Plan) -> Result<EmulationReport, Emu
         flows,
         queue: samples,
         bottleneck_rate_bps: forward.link.rate_bps(),
-        bottleneck: forward.link.stats.clone(),
+        bottleneck: forward.link.stats().clone(),
         fidelity,
         wall_s: started.elapsed().as_secs_f64(),
     })

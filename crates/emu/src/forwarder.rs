@@ -291,7 +291,7 @@ impl Forwarder {
     /// latency; the link's state only moves forward).
     fn sample(&mut self, time: SimTime, now: SimTime) {
         let (packets, bytes) = self.forward.link.queue_at(now);
-        let stats = &self.forward.link.stats;
+        let stats = self.forward.link.stats();
         self.samples.push(QueueSample {
             time,
             packets,

@@ -244,7 +244,7 @@ mod tests {
         for i in 0..3u8 {
             shaper.offer(SimTime::ZERO, header(), vec![i; 1500]);
         }
-        assert_eq!(shaper.link.stats.overflow_drops, 1);
+        assert_eq!(shaper.link.stats().overflow_drops, 1);
         let mut out = Vec::new();
         shaper.run_due(SimTime::from_nanos(10_000_000), |b, _| out.push(b[0]));
         assert_eq!(out, vec![0, 1]);

@@ -368,6 +368,11 @@ impl TimerSlot {
         }
     }
 
+    /// A deadline is set: an event for it will fire.
+    pub fn armed(&self) -> bool {
+        self.deadline.is_some()
+    }
+
     /// An event for this slot fired at `now`. Returns `Fire` if the deadline is due,
     /// `Reschedule(t)` if the deadline moved later, `Ignore` for a stale or disarmed event.
     pub fn on_event(&mut self, now: SimTime) -> TimerAction {

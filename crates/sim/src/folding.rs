@@ -259,7 +259,7 @@ mod tests {
         if !fold {
             for link in &mut simulation.links {
                 link.folded = false;
-                link.lean = false;
+                link.set_lean(false);
             }
         }
         let folded = simulation.links.iter().map(|l| l.folded).collect();

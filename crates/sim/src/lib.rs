@@ -8,6 +8,7 @@
 //! random draw comes from a per-component seeded stream. Same scenario and seed, same run.
 
 pub mod capture;
+mod endpoints;
 pub mod event;
 mod folding;
 pub mod histogram;

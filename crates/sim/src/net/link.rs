@@ -140,28 +140,70 @@ struct LinkLoss {
     ack_loss: LossProcess,
 }
 
+/// A one-way link. What every link has inline is what a flow's access link uses: the
+/// transmitter's schedule and the wire (and a folded link's entry times). The rest (the
+/// queue, its discipline, statistics and name, the loss, jitter, trace and Wi-Fi parts) is
+/// in [`Queue`], boxed, which a compact link does without.
+///
+/// A compact link ([`Link::compact`]) is a flow's access link of unlimited buffer with no
+/// loss: drop-tail with nothing to decide at admission, nothing to draw, and nothing that
+/// reads its queue (access links are never reported, and their drops are named by role), so
+/// it is always lean. With 100 000 flows of four access links each, the full link's 608
+/// bytes were 2.4 kB of an idle flow's 4.8 (docs/performance.md, "Memory per idle flow").
 pub struct Link {
-    pub name: String,
     rate_bps: u64,
     delay: SimDuration,
-    limit: BufferLimit,
-    qdisc: Qdisc,
-    /// Random loss of data segments and of ACKs, drawn after serialization; `None` on a link
-    /// that loses nothing (most of them: every flow has four access links), which keeps the
-    /// link small and the fast path to one test.
-    loss: Option<Box<LinkLoss>>,
     /// When the transmitter finishes the last admitted packet.
     busy_until: SimTime,
     /// Sub-nanosecond remainder of back-to-back serialization times, in units of
     /// 1/rate_bps ns, so that long trains do not drift (rounding is not cumulative).
     carry: u64,
-    /// The serialization time of the packet size seen last, for [`Link::serialization`].
+    /// The serialization time of the packet size seen last, for [`serialization`].
     serialized: Serialization,
+    /// Packets on the wire, in arrival order: (arrival time at the far end, packet).
+    in_flight: Fifo<(SimTime, Packet)>,
+    /// A folded link's packets on the wire, in order: when each entered the link (the time at
+    /// which the unfolded chain would have admitted it), and the precedence its delivery event
+    /// would have had if the wire had been empty then.
+    entered: Fifo<(SimTime, Precedence)>,
+    /// A link that hands packets to a folded link: when the last one it handed on left it, and
+    /// the precedence its unfolded delivery event would have had.
+    passed_until: SimTime,
+    passed_precedence: Precedence,
+    /// Everything else; `None` on a compact link.
+    queue: Option<Box<Queue>>,
+    /// The link does not take drop-tail's fast path: its discipline is of the scheduled
+    /// family, it is a trace link, or a Wi-Fi direction. One flag, tested once per packet,
+    /// so that the rare kinds cost the fast path no more than the scheduled family alone did.
+    off_fast_path: bool,
+    /// It has delay jitter (its delivery event is `JitteredDelivery`): a copy of
+    /// `queue.jitter.is_some()` kept inline, as every first packet on a wire asks it.
+    jittered: bool,
+    /// Nothing observes its queue and nothing there depends on it (`crate::folding`: not
+    /// reported, drop-tail with no limit and no ECN threshold, no loss, jitter or trace):
+    /// admission keeps the transmitter's schedule only, not the queue's statistics. A
+    /// compact link is always lean ([`Link::set_lean`]).
+    lean: bool,
+    /// Its packets are admitted ahead of time, when they enter the link before it
+    /// (`crate::folding`): it has one upstream link, which hands it every packet in order.
+    pub(crate) folded: bool,
+    /// One flow's paths and no other's cross it (an access link): its buffers are given back
+    /// when that flow is done (`Simulation::release_finished_flows`).
+    pub(crate) one_flow: bool,
+}
+
+/// The parts of a link that a compact one does without: its queue with its discipline and
+/// statistics, its name, and the rarer kinds' state.
+struct Queue {
+    name: String,
+    limit: BufferLimit,
+    qdisc: Qdisc,
+    /// Random loss of data segments and of ACKs, drawn after serialization; `None` on a link
+    /// that loses nothing (most of them), which keeps the fast path to one test.
+    loss: Option<Box<LinkLoss>>,
     /// Admitted packets whose transmission has not started: (start time, wire bytes).
     waiting: Fifo<(SimTime, u32)>,
     waiting_bytes: u64,
-    /// Packets on the wire, in arrival order: (arrival time at the far end, packet).
-    in_flight: Fifo<(SimTime, Packet)>,
     /// Delay jitter, if any: boxed, to keep it off the fast path's cache lines.
     jitter: Option<Box<Jitter>>,
     /// A trace-driven link's delivery schedule, which replaces the serialization time
@@ -172,105 +214,54 @@ pub struct Link {
     dropped: Vec<(Packet, DropReason)>,
     service: Service,
     /// Keep `stats.queue_time_ns` and `stats.queue_delay` (the reported links only: they
-    /// cost a memory write per queue change and per packet, and access links change theirs
-    /// with every packet).
+    /// cost a memory write per queue change and per packet).
     track_queue_time: bool,
-    /// The link does not take drop-tail's fast path: its discipline is of the scheduled
-    /// family, it is a trace link, or a Wi-Fi direction. One flag, tested once per packet,
-    /// so that the rare kinds cost the fast path no more than the scheduled family alone did.
-    off_fast_path: bool,
-    /// Its packets are admitted ahead of time, when they enter the link before it
-    /// (`crate::folding`): it has one upstream link, which hands it every packet in order.
-    pub(crate) folded: bool,
-    /// Nothing observes its queue and nothing there depends on it (`crate::folding`: not
-    /// reported, drop-tail with no limit and no ECN threshold, no loss, jitter or trace):
-    /// admission keeps the transmitter's schedule only, not the queue's statistics.
-    pub(crate) lean: bool,
-    /// One flow's paths and no other's cross it (an access link): its buffers are given back
-    /// when that flow is done (`Simulation::release_finished_flows`).
-    pub(crate) one_flow: bool,
-    /// A folded link's packets on the wire, in order: when each entered the link (the time at
-    /// which the unfolded chain would have admitted it), and the precedence its delivery event
-    /// would have had if the wire had been empty then.
-    entered: Fifo<(SimTime, Precedence)>,
-    /// A link that hands packets to a folded link: when the last one it handed on left it, and
-    /// the precedence its unfolded delivery event would have had.
-    passed_until: SimTime,
-    passed_precedence: Precedence,
     /// A direction of a Wi-Fi link: its frames wait here for the shared medium
     /// (`net::wifi`), which sends them instead of a transmitter of fixed rate. Boxed, to keep
     /// it off wired links' cache lines.
     wifi: Option<Box<WifiQueue>>,
-    pub stats: LinkStats,
+    stats: LinkStats,
 }
 
-impl Link {
-    pub fn new(
-        name: String,
-        rate_bps: u64,
-        delay: SimDuration,
-        limit: BufferLimit,
-        data_loss: LossProcess,
-        ack_loss: LossProcess,
-    ) -> Self {
-        assert!(
-            rate_bps > 0,
-            "link {name}: rate must be positive (validated by the scenario)"
-        );
-        Link {
+/// What [`Link::name`] says of a compact link: access links are named by their role in every
+/// output (`net::network::drop_location`), never by name.
+const COMPACT_NAME: &str = "(an access link)";
+
+/// Serialization time of `bytes` at `rate_bps`, carrying the sub-nanosecond remainder when
+/// the transmitter works back to back (without a division per packet:
+/// `crate::serialization`). A function of the transmitter's fields, so that it can be called
+/// while the link's queue is borrowed.
+#[inline(always)]
+fn serialization(
+    serialized: &mut Serialization,
+    carry: &mut u64,
+    rate_bps: u64,
+    bytes: u32,
+    back_to_back: bool,
+) -> SimDuration {
+    if !back_to_back {
+        *carry = 0;
+    }
+    serialized.time(bytes as u64, rate_bps, carry)
+}
+
+impl Queue {
+    fn new(name: String, limit: BufferLimit, loss: Option<Box<LinkLoss>>) -> Self {
+        Queue {
             name,
-            rate_bps,
-            delay,
             limit,
             qdisc: Qdisc::Arrival(AnyArrivalQdisc::DropTail(DropTail::default())),
-            loss: (!(data_loss.is_none() && ack_loss.is_none())).then(|| {
-                Box::new(LinkLoss {
-                    data_loss,
-                    ack_loss,
-                })
-            }),
-            busy_until: SimTime::ZERO,
-            carry: 0,
-            serialized: Serialization::new(rate_bps),
+            loss,
             waiting: Fifo::new(),
             waiting_bytes: 0,
-            in_flight: Fifo::new(),
             jitter: None,
             trace: None,
             dropped: Vec::new(),
             service: Service::default(),
             track_queue_time: false,
-            off_fast_path: false,
-            folded: false,
-            lean: false,
-            one_flow: false,
-            entered: Fifo::new(),
-            passed_until: SimTime::ZERO,
-            passed_precedence: Precedence::default(),
             wifi: None,
             stats: LinkStats::default(),
         }
-    }
-
-    /// Record the time spent at each queue length (`stats.queue_time_ns`) and each packet's
-    /// queueing delay (`stats.queue_delay`), for percentiles.
-    pub fn track_queue_time(mut self) -> Self {
-        self.track_queue_time = true;
-        let initial = self
-            .limit
-            .packets
-            .map_or(1, |p| p as usize + 1)
-            .min(1 << 16);
-        self.stats.queue_time_ns = vec![0; initial];
-        self
-    }
-
-    pub fn rate_bps(&self) -> u64 {
-        self.rate_bps
-    }
-
-    pub fn delay(&self) -> SimDuration {
-        self.delay
     }
 
     /// Let the queue drain up to `now`: packets whose service started leave the queue.
@@ -306,7 +297,7 @@ impl Link {
     }
 
     /// Queue occupancy at `now` (packets, bytes), excluding the packet being transmitted.
-    pub fn queue_at(&mut self, now: SimTime) -> (u64, u64) {
+    fn queue_at(&mut self, now: SimTime) -> (u64, u64) {
         if let Some(wifi) = &self.wifi {
             let waiting = wifi.waiting();
             self.integrate_with(now, waiting.0 as usize);
@@ -334,18 +325,6 @@ impl Link {
         }
     }
 
-    /// Serialization time of `bytes`, carrying the sub-nanosecond remainder when the
-    /// transmitter works back to back (without a division per packet:
-    /// `crate::serialization`).
-    #[inline(always)]
-    fn serialization(&mut self, bytes: u32, back_to_back: bool) -> SimDuration {
-        if !back_to_back {
-            self.carry = 0;
-        }
-        self.serialized
-            .time(bytes as u64, self.rate_bps, &mut self.carry)
-    }
-
     /// A trace link's transmission of a packet that arrived at `arrival` and starts at
     /// `start` (the transmitter is free): when it ends, and the busy time it used.
     #[cold]
@@ -363,23 +342,211 @@ impl Link {
         (transmission.end, transmission.busy)
     }
 
+    /// Does the loss process of this packet kind lose it? Counted as a random loss if so.
+    /// Out of line: most links lose nothing and never call it.
+    #[inline(never)]
+    fn lose(&mut self, kind: PacketKind) -> bool {
+        let Some(losses) = self.loss.as_deref_mut() else {
+            return false;
+        };
+        // SYNs take the data direction's loss process, SYN-ACKs and FINs the ACKs'.
+        let loss = if kind.is_forward() {
+            &mut losses.data_loss
+        } else {
+            &mut losses.ack_loss
+        };
+        let lost = !loss.is_none() && loss.lose();
+        if lost {
+            self.stats.random_losses += 1;
+        }
+        lost
+    }
+
+    fn count_discipline_drop(&mut self, reason: DropReason) {
+        match reason {
+            DropReason::Overflow => self.stats.overflow_drops += 1,
+            DropReason::RandomLoss => self.stats.random_losses += 1,
+            DropReason::Forced => self.stats.forced_drops += 1,
+            DropReason::Aqm => self.stats.aqm_drops += 1,
+        }
+    }
+
+    /// The queue after an instant's work: its length is what lasts (a packet that arrives
+    /// to an idle transmitter passes through the discipline without waiting).
+    fn after_service(&mut self) {
+        let qdisc = scheduled(&mut self.qdisc);
+        let waiting = qdisc.backlog().0 as usize;
+        self.stats.ce_marks = qdisc.ce_marks();
+        self.note_queue_length(waiting);
+    }
+
+    /// This Wi-Fi direction's queue.
+    fn wifi_queue(&mut self) -> &mut WifiQueue {
+        self.wifi
+            .as_deref_mut()
+            .expect("the Wi-Fi medium holds the links it built as Wi-Fi directions")
+    }
+}
+
+impl Link {
+    pub fn new(
+        name: String,
+        rate_bps: u64,
+        delay: SimDuration,
+        limit: BufferLimit,
+        data_loss: LossProcess,
+        ack_loss: LossProcess,
+    ) -> Self {
+        assert!(
+            rate_bps > 0,
+            "link {name}: rate must be positive (validated by the scenario)"
+        );
+        let loss = (!(data_loss.is_none() && ack_loss.is_none())).then(|| {
+            Box::new(LinkLoss {
+                data_loss,
+                ack_loss,
+            })
+        });
+        let mut link = Link::compact(rate_bps, delay);
+        link.queue = Some(Box::new(Queue::new(name, limit, loss)));
+        link.lean = false;
+        link
+    }
+
+    /// A compact link (see [`Link`]): a flow's access link of unlimited buffer that loses
+    /// nothing, with no name, no queue statistics and no room for a discipline. Lean from
+    /// the start; [`Link::set_lean`] gives it the rest if it must keep its queue after all.
+    pub fn compact(rate_bps: u64, delay: SimDuration) -> Self {
+        assert!(
+            rate_bps > 0,
+            "access link: rate must be positive (validated by the scenario)"
+        );
+        Link {
+            rate_bps,
+            delay,
+            busy_until: SimTime::ZERO,
+            carry: 0,
+            serialized: Serialization::new(rate_bps),
+            in_flight: Fifo::new(),
+            entered: Fifo::new(),
+            passed_until: SimTime::ZERO,
+            passed_precedence: Precedence::default(),
+            queue: None,
+            off_fast_path: false,
+            jittered: false,
+            lean: true,
+            folded: false,
+            one_flow: false,
+        }
+    }
+
+    /// Is it compact: no queue, statistics or name of its own?
+    pub fn is_compact(&self) -> bool {
+        self.queue.is_none()
+    }
+
+    /// The link's queue: every link but a compact one has it, and a compact link is lean,
+    /// so only the paths of links that are not lean (or the rare kinds) reach here.
+    #[inline(always)]
+    fn q(&mut self) -> &mut Queue {
+        match self.queue.as_deref_mut() {
+            Some(queue) => queue,
+            None => unreachable!("a compact link is lean and keeps no queue"),
+        }
+    }
+
+    /// `q` for reading.
+    #[inline(always)]
+    fn q_ref(&self) -> &Queue {
+        match self.queue.as_deref() {
+            Some(queue) => queue,
+            None => unreachable!("a compact link is lean and keeps no queue"),
+        }
+    }
+
+    /// Its name (unique within a network); a compact link's says what it is.
+    pub fn name(&self) -> &str {
+        self.queue.as_deref().map_or(COMPACT_NAME, |q| &q.name)
+    }
+
+    /// Its counters over the run. Not for a compact link, which counts nothing: only the
+    /// reported links' (and links in tests) are read.
+    pub fn stats(&self) -> &LinkStats {
+        &self
+            .queue
+            .as_deref()
+            .expect("a compact link keeps no statistics (only reported links are read)")
+            .stats
+    }
+
+    /// [`Link::stats`] to change (the Wi-Fi medium counts its transmissions there).
+    pub(crate) fn stats_mut(&mut self) -> &mut LinkStats {
+        &mut self.q().stats
+    }
+
+    /// The bytes a link that is not compact holds besides [`Link`] itself: its boxed queue
+    /// (for the per-flow memory estimate's test).
+    #[cfg(test)]
+    pub(crate) fn queue_bytes() -> usize {
+        std::mem::size_of::<Queue>()
+    }
+
+    /// Make admission lean or not. A compact link that must keep its queue after all (a
+    /// `drop` list on it, or a test that runs every hop in full) gets the parts it was built
+    /// without, before any packet: the queue of a full link of unlimited buffer that loses
+    /// nothing, which it is.
+    pub(crate) fn set_lean(&mut self, lean: bool) {
+        debug_assert!(!lean || self.can_be_lean(), "only a link that can be lean");
+        if !lean && self.queue.is_none() {
+            let unlimited = BufferLimit {
+                packets: None,
+                bytes: None,
+            };
+            self.queue = Some(Box::new(Queue::new(COMPACT_NAME.into(), unlimited, None)));
+        }
+        self.lean = lean;
+    }
+
+    /// Record the time spent at each queue length (`stats.queue_time_ns`) and each packet's
+    /// queueing delay (`stats.queue_delay`), for percentiles.
+    pub fn track_queue_time(mut self) -> Self {
+        let q = self.q();
+        q.track_queue_time = true;
+        let initial = q.limit.packets.map_or(1, |p| p as usize + 1).min(1 << 16);
+        q.stats.queue_time_ns = vec![0; initial];
+        self
+    }
+
+    pub fn rate_bps(&self) -> u64 {
+        self.rate_bps
+    }
+
+    pub fn delay(&self) -> SimDuration {
+        self.delay
+    }
+
+    /// Queue occupancy at `now` (packets, bytes), excluding the packet being transmitted.
+    pub fn queue_at(&mut self, now: SimTime) -> (u64, u64) {
+        self.q().queue_at(now)
+    }
+
     /// Send packets at the delivery opportunities of `trace` instead of serializing them
     /// at the link's rate (which stays the trace's mean rate, for estimates).
     pub fn with_trace(mut self, trace: Option<TraceTransmitter>) -> Self {
-        self.trace = trace.map(Box::new);
+        self.q().trace = trace.map(Box::new);
         self.note_path();
         self
     }
 
     /// Drop a packet before it reaches the queue (scenario `drop` list).
     pub fn force_drop(&mut self) -> Admission {
-        self.stats.forced_drops += 1;
+        self.q().stats.forced_drops += 1;
         Admission::Dropped(DropReason::Forced)
     }
 
     /// The event that delivers this link's packets: jitter has its own.
     pub fn delivery_event(&self, id: u32) -> Event {
-        if self.jitter.is_some() {
+        if self.jittered {
             Event::JitteredDelivery(id)
         } else {
             Event::LinkDelivery(id)
@@ -388,7 +555,7 @@ impl Link {
 
     /// Replace the queue discipline (drop-tail by default).
     pub fn with_qdisc(mut self, qdisc: Qdisc) -> Self {
-        self.qdisc = qdisc;
+        self.q().qdisc = qdisc;
         self.note_path();
         self
     }
@@ -396,9 +563,10 @@ impl Link {
     /// Whether `enqueue` leaves the wired arrival family's path (a scheduled discipline, a
     /// trace or a Wi-Fi direction), after the discipline or kind changed.
     fn note_path(&mut self) {
-        self.off_fast_path = matches!(self.qdisc, Qdisc::Scheduled(_))
-            || self.trace.is_some()
-            || self.wifi.is_some();
+        let q = self.q_ref();
+        let off_fast_path =
+            matches!(q.qdisc, Qdisc::Scheduled(_)) || q.trace.is_some() || q.wifi.is_some();
+        self.off_fast_path = off_fast_path;
         // `admit` takes a lean link's path before looking at `off_fast_path`.
         self.lean &= self.can_be_lean();
     }
@@ -407,7 +575,7 @@ impl Link {
     /// test-only discipline).
     #[cfg(test)]
     pub(crate) fn replace_qdisc(&mut self, qdisc: Qdisc) {
-        self.qdisc = qdisc;
+        self.q().qdisc = qdisc;
         self.note_path();
     }
 
@@ -444,27 +612,35 @@ impl Link {
     /// Can this link be folded (`crate::folding`): is each packet's exit known when it is
     /// admitted, with nothing drawn at the hop? A fixed-rate drop-tail wire with no loss
     /// process, no jitter, no trace and no Wi-Fi. (Its drop-tail queue may overflow: see
-    /// [`Link::may_overflow`].)
+    /// [`Link::may_overflow`].) A compact link is one.
     pub(crate) fn can_fold(&self) -> bool {
+        let Some(q) = self.queue.as_deref() else {
+            return true;
+        };
         !self.off_fast_path
-            && self.loss.is_none()
-            && self.jitter.is_none()
-            && matches!(self.qdisc, Qdisc::Arrival(AnyArrivalQdisc::DropTail(_)))
+            && q.loss.is_none()
+            && q.jitter.is_none()
+            && matches!(q.qdisc, Qdisc::Arrival(AnyArrivalQdisc::DropTail(_)))
     }
 
     /// Does its queue have a limit, so that a packet may be dropped on arrival?
     pub(crate) fn may_overflow(&self) -> bool {
-        self.limit.packets.is_some() || self.limit.bytes.is_some()
+        self.queue
+            .as_deref()
+            .is_some_and(|q| q.limit.packets.is_some() || q.limit.bytes.is_some())
     }
 
     /// Can admission skip the queue's bookkeeping if nothing reads its statistics: a link
     /// that can fold, with no limit and no ECN threshold, where the packets waiting decide
     /// nothing?
     pub(crate) fn can_be_lean(&self) -> bool {
+        let Some(q) = self.queue.as_deref() else {
+            return true;
+        };
         self.can_fold()
             && !self.may_overflow()
             && matches!(
-                self.qdisc,
+                q.qdisc,
                 Qdisc::Arrival(AnyArrivalQdisc::DropTail(DropTail {
                     ecn_threshold: None
                 }))
@@ -475,7 +651,7 @@ impl Link {
     /// at admission and are packets never reordered (the wired arrival family without
     /// jitter)? It may still drop at admission (overflow, AQM, random loss).
     pub(crate) fn can_pass(&self) -> bool {
-        !self.off_fast_path && self.jitter.is_none()
+        !self.off_fast_path && !self.jittered
     }
 
     /// Admit `packet` at `now` without putting it on the wire: its next link is folded and
@@ -497,7 +673,7 @@ impl Link {
         debug_assert!(
             self.can_pass(),
             "link {}: cannot pass packets on",
-            self.name
+            self.name()
         );
         match self.enqueue_arrival::<false, true>(now, packet) {
             Admission::Admitted { arrival, .. } => {
@@ -527,7 +703,7 @@ impl Link {
         by: Precedence,
         packet: &mut Packet,
     ) -> Admission {
-        debug_assert!(self.folded, "link {}: not folded", self.name);
+        debug_assert!(self.folded, "link {}: not folded", self.name());
         let admission = self.enqueue_arrival::<false, false>(entered, packet);
         if let Admission::Admitted { .. } = admission {
             self.entered.push_back((entered, by));
@@ -558,10 +734,11 @@ impl Link {
     /// line so that the wired arrival family's path stays as it was.
     #[inline(never)]
     fn enqueue_off_fast_path(&mut self, now: SimTime, mut packet: Packet) -> Admission {
-        if self.wifi.is_some() {
+        let q = self.q_ref();
+        if q.wifi.is_some() {
             return self.enqueue_wifi(now, packet);
         }
-        if matches!(self.qdisc, Qdisc::Scheduled(_)) {
+        if matches!(q.qdisc, Qdisc::Scheduled(_)) {
             return self.enqueue_scheduled(now, packet);
         }
         self.enqueue_arrival::<true, false>(now, &mut packet)
@@ -579,56 +756,65 @@ impl Link {
         if !TRACE && self.lean {
             return self.enqueue_lean::<PASS>(now, packet);
         }
-        self.advance(now);
+        let Some(q) = self.queue.as_deref_mut() else {
+            unreachable!("a compact link is lean")
+        };
+        q.advance(now);
         let busy = self.busy_until > now;
-        let Qdisc::Arrival(qdisc) = &mut self.qdisc else {
+        let Qdisc::Arrival(qdisc) = &mut q.qdisc else {
             unreachable!("the scheduled family returned above")
         };
         let context = ArrivalContext {
             now,
-            waiting_packets: self.waiting.len() as u64,
-            waiting_bytes: self.waiting_bytes,
+            waiting_packets: q.waiting.len() as u64,
+            waiting_bytes: q.waiting_bytes,
             transmitter_busy: busy,
             idle_since: (!busy).then_some(self.busy_until),
             rate_bps: self.rate_bps,
-            limit: self.limit,
+            limit: q.limit,
         };
         let ecn_before = packet.ecn;
         match qdisc.on_arrival(&context, packet) {
             Verdict::Admit => {}
             Verdict::Drop(reason) => {
                 match reason {
-                    DropReason::Overflow => self.stats.overflow_drops += 1,
-                    _ => self.stats.aqm_drops += 1,
+                    DropReason::Overflow => q.stats.overflow_drops += 1,
+                    _ => q.stats.aqm_drops += 1,
                 }
                 return Admission::Dropped(reason);
             }
         }
         if packet.ecn != ecn_before {
-            self.stats.ce_marks += 1;
+            q.stats.ce_marks += 1;
         }
         let start = if busy { self.busy_until } else { now };
-        if self.track_queue_time {
+        if q.track_queue_time {
             // First in, first out: the wait is known at admission.
-            self.stats.queue_delay.record((start - now).as_nanos());
+            q.stats.queue_delay.record((start - now).as_nanos());
         }
         let (end, transmission) = if TRACE {
-            self.trace_transmit(start, now, packet.wire_bytes)
+            q.trace_transmit(start, now, packet.wire_bytes)
         } else {
-            let transmission = self.serialization(packet.wire_bytes, busy);
+            let transmission = serialization(
+                &mut self.serialized,
+                &mut self.carry,
+                self.rate_bps,
+                packet.wire_bytes,
+                busy,
+            );
             (start + transmission, transmission)
         };
         self.busy_until = end;
-        self.stats.packets += 1;
-        self.stats.bytes += packet.wire_bytes as u64;
-        self.stats.busy += transmission;
+        q.stats.packets += 1;
+        q.stats.bytes += packet.wire_bytes as u64;
+        q.stats.busy += transmission;
         if busy {
-            self.waiting.push_back((start, packet.wire_bytes));
-            self.waiting_bytes += packet.wire_bytes as u64;
-            self.note_queue_length(self.waiting.len());
+            q.waiting.push_back((start, packet.wire_bytes));
+            q.waiting_bytes += packet.wire_bytes as u64;
+            q.note_queue_length(q.waiting.len());
         }
         // Random loss strikes on the wire: the packet used the transmitter, then vanished.
-        if self.loss.is_some() && self.lose(packet.kind) {
+        if q.loss.is_some() && q.lose(packet.kind) {
             return Admission::Dropped(DropReason::RandomLoss);
         }
         let arrival = self.busy_until + self.delay;
@@ -638,7 +824,7 @@ impl Link {
                 first_in_flight: false,
             };
         }
-        if self.jitter.is_some() {
+        if self.jittered {
             let (arrival, first_in_flight) = self.propagate_jittered(arrival, *packet);
             return Admission::Admitted {
                 arrival,
@@ -655,16 +841,20 @@ impl Link {
 
     /// `enqueue_arrival` on a lean link: the transmitter's schedule (and with it the
     /// packet's exit and TCP Small Queues' view of the host queue) exactly as the full
-    /// admission keeps it, without the queue's statistics, which nothing reads.
+    /// admission keeps it, without the queue's statistics, which nothing reads (nor its
+    /// counts of packets, bytes and busy time: a lean link is not reported).
     #[inline(always)]
     fn enqueue_lean<const PASS: bool>(&mut self, now: SimTime, packet: &mut Packet) -> Admission {
         let busy = self.busy_until > now;
         let start = if busy { self.busy_until } else { now };
-        let transmission = self.serialization(packet.wire_bytes, busy);
+        let transmission = serialization(
+            &mut self.serialized,
+            &mut self.carry,
+            self.rate_bps,
+            packet.wire_bytes,
+            busy,
+        );
         self.busy_until = start + transmission;
-        self.stats.packets += 1;
-        self.stats.bytes += packet.wire_bytes as u64;
-        self.stats.busy += transmission;
         let arrival = self.busy_until + self.delay;
         if PASS {
             return Admission::Admitted {
@@ -685,7 +875,7 @@ impl Link {
     /// this inlined by hand, so that the packet is copied once, straight into the FIFO.)
     fn propagate(&mut self, packet: Packet) -> (SimTime, bool) {
         let arrival = self.busy_until + self.delay;
-        if self.jitter.is_some() {
+        if self.jittered {
             return self.propagate_jittered(arrival, packet);
         }
         let first_in_flight = self.in_flight.is_empty();
@@ -696,7 +886,7 @@ impl Link {
     /// `propagate` on a link with jitter, off the fast path.
     #[inline(never)]
     fn propagate_jittered(&mut self, arrival: SimTime, packet: Packet) -> (SimTime, bool) {
-        let Some(jitter) = self.jitter.as_deref_mut() else {
+        let Some(jitter) = self.q().jitter.as_deref_mut() else {
             unreachable!("called only for a link with jitter")
         };
         let arrival = arrival + jitter.process.draw();
@@ -716,7 +906,8 @@ impl Link {
 
     /// Add delay jitter (the scenario's `jitter`; none by default).
     pub fn with_jitter(mut self, jitter: Option<JitterProcess>) -> Self {
-        self.jitter = jitter.map(|process| {
+        self.jittered = jitter.is_some();
+        self.q().jitter = jitter.map(|process| {
             Box::new(Jitter {
                 process,
                 wire: ReorderingWire::default(),
@@ -729,8 +920,9 @@ impl Link {
     /// transmitter is free.
     #[inline(always)]
     fn enqueue_scheduled(&mut self, now: SimTime, packet: Packet) -> Admission {
-        let backlog = scheduled(&mut self.qdisc).backlog().0 as usize;
-        self.integrate_with(now, backlog);
+        let q = self.q();
+        let backlog = scheduled(&mut q.qdisc).backlog().0 as usize;
+        q.integrate_with(now, backlog);
         // A transmission that ended exactly now frees the transmitter before this arrival is
         // considered, whichever of the two events the queue ran first (as drop-tail does: a
         // packet whose service starts now no longer waits). Its `LinkTransmitted` event, if
@@ -740,25 +932,26 @@ impl Link {
             // On a trace link a packet may fit in what is left of the opportunity at `now`
             // and leave at once: serve on until the transmitter is busy past `now` (on a
             // wire every transmission takes time, and this loop never runs).
-            while self.trace.is_some()
+            while self.q_ref().trace.is_some()
                 && self.busy_until <= now
-                && scheduled(&mut self.qdisc).backlog().0 > 0
+                && scheduled(&mut self.q().qdisc).backlog().0 > 0
             {
-                let sent = self.stats.packets;
+                let sent = self.q_ref().stats.packets;
                 self.serve(now);
-                if self.stats.packets == sent {
+                if self.q_ref().stats.packets == sent {
                     break;
                 }
             }
         }
-        if let Err((packet, reason)) = scheduled(&mut self.qdisc).enqueue(now, packet) {
-            self.count_discipline_drop(reason);
-            self.dropped.push((packet, reason));
+        let q = self.q();
+        if let Err((packet, reason)) = scheduled(&mut q.qdisc).enqueue(now, packet) {
+            q.count_discipline_drop(reason);
+            q.dropped.push((packet, reason));
         }
         if self.busy_until <= now {
             self.serve(now);
         }
-        self.after_service();
+        self.q().after_service();
         Admission::Scheduled
     }
 
@@ -767,7 +960,7 @@ impl Link {
         // An arrival at this same instant may already have started the next transmission.
         if self.busy_until <= now {
             self.serve(now);
-            self.after_service();
+            self.q().after_service();
         }
     }
 
@@ -778,9 +971,12 @@ impl Link {
     /// later at the same time) would count it as waiting. Returns whether it served; the
     /// caller then collects the service (`take_service`). Wi-Fi directions are the medium's.
     pub fn settle_transmission_at(&mut self, now: SimTime) -> bool {
-        let due = self.wifi.is_none()
+        let Some(q) = self.queue.as_deref() else {
+            return false;
+        };
+        let due = q.wifi.is_none()
             && self.busy_until == now
-            && matches!(&self.qdisc, Qdisc::Scheduled(q) if q.backlog().0 > 0);
+            && matches!(&q.qdisc, Qdisc::Scheduled(q) if q.backlog().0 > 0);
         if due {
             self.on_transmitted(now);
         }
@@ -790,26 +986,9 @@ impl Link {
     /// What the scheduled discipline did since the last call: the transmission started, if
     /// any, and (appended to `dropped`) the packets it or the wire dropped.
     pub fn take_service(&mut self, dropped: &mut Vec<(Packet, DropReason)>) -> Service {
-        dropped.append(&mut self.dropped);
-        std::mem::take(&mut self.service)
-    }
-
-    fn count_discipline_drop(&mut self, reason: DropReason) {
-        match reason {
-            DropReason::Overflow => self.stats.overflow_drops += 1,
-            DropReason::RandomLoss => self.stats.random_losses += 1,
-            DropReason::Forced => self.stats.forced_drops += 1,
-            DropReason::Aqm => self.stats.aqm_drops += 1,
-        }
-    }
-
-    /// The queue after an instant's work: its length is what lasts (a packet that arrives
-    /// to an idle transmitter passes through the discipline without waiting).
-    fn after_service(&mut self) {
-        let qdisc = scheduled(&mut self.qdisc);
-        let waiting = qdisc.backlog().0 as usize;
-        self.stats.ce_marks = qdisc.ce_marks();
-        self.note_queue_length(waiting);
+        let q = self.q();
+        dropped.append(&mut q.dropped);
+        std::mem::take(&mut q.service)
     }
 
     /// The transmitter is free at `now`: ask the discipline for the next packet and send it.
@@ -817,14 +996,17 @@ impl Link {
         debug_assert!(
             self.busy_until <= now,
             "link {}: serving while busy",
-            self.name
+            self.name()
         );
-        let backlog = scheduled(&mut self.qdisc).backlog().0 as usize;
-        self.integrate_with(now, backlog);
-        let dropped_before = self.dropped.len();
-        let next = scheduled(&mut self.qdisc).dequeue(now, &mut self.dropped);
-        for i in dropped_before..self.dropped.len() {
-            self.count_discipline_drop(self.dropped[i].1);
+        let Some(q) = self.queue.as_deref_mut() else {
+            unreachable!("a scheduled link keeps its queue")
+        };
+        let backlog = scheduled(&mut q.qdisc).backlog().0 as usize;
+        q.integrate_with(now, backlog);
+        let dropped_before = q.dropped.len();
+        let next = scheduled(&mut q.qdisc).dequeue(now, &mut q.dropped);
+        for i in dropped_before..q.dropped.len() {
+            q.count_discipline_drop(q.dropped[i].1);
         }
         let Some(Dequeued {
             packet,
@@ -836,50 +1018,34 @@ impl Link {
         // Back to back, as drop-tail's `busy`: the packet waited while the previous one was
         // being sent, and follows it without a gap.
         let back_to_back = enqueued_at < self.busy_until && self.busy_until == now;
-        if self.track_queue_time {
-            self.stats
-                .queue_delay
-                .record((now - enqueued_at).as_nanos());
+        if q.track_queue_time {
+            q.stats.queue_delay.record((now - enqueued_at).as_nanos());
         }
-        let (end, transmission) = if self.trace.is_none() {
-            let transmission = self.serialization(packet.wire_bytes, back_to_back);
+        let (end, transmission) = if q.trace.is_none() {
+            let transmission = serialization(
+                &mut self.serialized,
+                &mut self.carry,
+                self.rate_bps,
+                packet.wire_bytes,
+                back_to_back,
+            );
             (now + transmission, transmission)
         } else {
-            self.trace_transmit(now, enqueued_at, packet.wire_bytes)
+            q.trace_transmit(now, enqueued_at, packet.wire_bytes)
         };
         self.busy_until = end;
-        self.stats.packets += 1;
-        self.stats.bytes += packet.wire_bytes as u64;
-        self.stats.busy += transmission;
-        self.service.transmission_end = Some(self.busy_until);
-        if self.loss.is_some() && self.lose(packet.kind) {
-            self.dropped.push((packet, DropReason::RandomLoss));
+        q.stats.packets += 1;
+        q.stats.bytes += packet.wire_bytes as u64;
+        q.stats.busy += transmission;
+        q.service.transmission_end = Some(self.busy_until);
+        if q.loss.is_some() && q.lose(packet.kind) {
+            q.dropped.push((packet, DropReason::RandomLoss));
             return;
         }
         let (arrival, needs_event) = self.propagate(packet);
         if needs_event {
-            self.service.first_arrival = Some(arrival);
+            self.q().service.first_arrival = Some(arrival);
         }
-    }
-
-    /// Does the loss process of this packet kind lose it? Counted as a random loss if so.
-    /// Out of line: most links lose nothing and never call it.
-    #[inline(never)]
-    fn lose(&mut self, kind: PacketKind) -> bool {
-        let Some(losses) = self.loss.as_deref_mut() else {
-            return false;
-        };
-        // SYNs take the data direction's loss process, SYN-ACKs and FINs the ACKs'.
-        let loss = if kind.is_forward() {
-            &mut losses.data_loss
-        } else {
-            &mut losses.ack_loss
-        };
-        let lost = !loss.is_none() && loss.lose();
-        if lost {
-            self.stats.random_losses += 1;
-        }
-        lost
     }
 
     /// Take the packet that arrives at the far end at `now`; returns it and the arrival time
@@ -888,15 +1054,16 @@ impl Link {
     /// For a link without jitter (`Event::LinkDelivery`); a link with jitter delivers through
     /// [`Link::deliver_jittered`] (`Event::JitteredDelivery`).
     pub fn deliver(&mut self, now: SimTime) -> (Packet, Option<SimTime>) {
-        debug_assert!(self.jitter.is_none(), "link {}: jittered", self.name);
+        debug_assert!(!self.jittered, "link {}: jittered", self.name());
         let (arrival, packet) = self
             .in_flight
             .pop_front()
             .expect("a delivery event is scheduled only while packets are in flight");
         debug_assert_eq!(
-            arrival, now,
+            arrival,
+            now,
             "link {}: delivery at the wrong time",
-            self.name
+            self.name()
         );
         (packet, self.in_flight.front().map(|&(t, _)| t))
     }
@@ -904,7 +1071,7 @@ impl Link {
     /// `deliver` on a link with jitter, off the fast path.
     #[inline(never)]
     pub fn deliver_jittered(&mut self, now: SimTime) -> (Packet, Option<SimTime>) {
-        let Some(jitter) = self.jitter.as_deref_mut() else {
+        let Some(jitter) = self.q().jitter.as_deref_mut() else {
             unreachable!("called only for a link with jitter")
         };
         let (arrival, packet, next) = if jitter.process.reorder {
@@ -922,22 +1089,25 @@ impl Link {
             (arrival, packet, self.in_flight.front().map(|&(t, _)| t))
         };
         debug_assert_eq!(
-            arrival, now,
+            arrival,
+            now,
             "link {}: delivery at the wrong time",
-            self.name
+            self.name()
         );
         (packet, next)
     }
 
-    /// Packets admitted and not yet delivered (queued, in transmission or propagating).
     /// Give back the memory of the empty queues of a link that only a finished flow uses:
     /// each keeps the capacity of the most packets it ever held (a ring does not shrink),
     /// which over four access links was about 1.7 kB of a finished flow's 7 kB.
     /// Capacity only: the link behaves the same.
     pub(crate) fn release_idle_buffers(&mut self) -> bool {
-        let empty = self.waiting.is_empty() && self.in_flight.is_empty() && self.entered.is_empty();
+        let waiting_empty = self.queue.as_deref().is_none_or(|q| q.waiting.is_empty());
+        let empty = waiting_empty && self.in_flight.is_empty() && self.entered.is_empty();
         if empty {
-            self.waiting = Fifo::new();
+            if let Some(q) = self.queue.as_deref_mut() {
+                q.waiting = Fifo::new();
+            }
             self.in_flight = Fifo::new();
             self.entered = Fifo::new();
         }
@@ -947,25 +1117,33 @@ impl Link {
     /// How many entries its queues have room for (tests of `release_idle_buffers`).
     #[cfg(test)]
     pub(crate) fn buffer_capacity(&self) -> usize {
-        self.waiting.capacity() + self.in_flight.capacity() + self.entered.capacity()
+        let waiting = self.queue.as_deref().map_or(0, |q| q.waiting.capacity());
+        waiting + self.in_flight.capacity() + self.entered.capacity()
     }
 
+    /// Packets admitted and not yet delivered (queued, in transmission or propagating).
     pub fn packets_in_transit(&self) -> u64 {
-        let held = match &self.qdisc {
-            Qdisc::Arrival(_) => 0,
-            Qdisc::Scheduled(qdisc) => qdisc.backlog().0,
+        let held = match self.queue.as_deref() {
+            None => 0,
+            Some(q) => {
+                let held = match &q.qdisc {
+                    Qdisc::Arrival(_) => 0,
+                    Qdisc::Scheduled(qdisc) => qdisc.backlog().0,
+                };
+                let reordering = q.jitter.as_ref().map_or(0, |j| j.wire.len());
+                let wifi = q.wifi.as_ref().map_or(0, |w| w.held());
+                held + reordering as u64 + wifi
+            }
         };
-        let reordering = self.jitter.as_ref().map_or(0, |j| j.wire.len());
-        let wifi = self.wifi.as_ref().map_or(0, |w| w.held());
-        self.in_flight.len() as u64 + held + reordering as u64 + wifi
+        self.in_flight.len() as u64 + held
     }
 
     /// Time the transmitter needs at `now` to send everything admitted so far.
     pub fn backlog(&self, now: SimTime) -> SimDuration {
         let in_service = self.busy_until.saturating_since(now);
-        match &self.qdisc {
-            Qdisc::Arrival(_) => in_service,
-            Qdisc::Scheduled(qdisc) => {
+        match self.queue.as_deref().map(|q| &q.qdisc) {
+            None | Some(Qdisc::Arrival(_)) => in_service,
+            Some(Qdisc::Scheduled(qdisc)) => {
                 let bytes = qdisc.backlog().1 as u128;
                 let held = bytes * 8 * 1_000_000_000 / self.rate_bps as u128;
                 in_service + SimDuration::from_nanos(held as u64)
@@ -975,12 +1153,13 @@ impl Link {
 
     /// Transmitter busy time within `[0, t]` (for utilization over a window ending at `t`).
     pub fn busy_until_time(&self, t: SimTime) -> SimDuration {
-        if let Some(trace) = &self.trace {
+        let q = self.q_ref();
+        if let Some(trace) = &q.trace {
             // Not contiguous: the credit of the packets that leave after `t`.
-            return self.stats.busy.saturating_sub(trace.busy_after(t));
+            return q.stats.busy.saturating_sub(trace.busy_after(t));
         }
         // Work scheduled beyond `t` is one contiguous busy period ending at busy_until.
-        self.stats
+        q.stats
             .busy
             .saturating_sub(self.busy_until.saturating_since(t))
     }
@@ -989,7 +1168,7 @@ impl Link {
 
     /// Make this link a direction of a Wi-Fi medium, with `queue` as its queue.
     pub fn with_wifi(mut self, queue: WifiQueue) -> Self {
-        self.wifi = Some(Box::new(queue));
+        self.q().wifi = Some(Box::new(queue));
         self.note_path();
         self
     }
@@ -998,31 +1177,30 @@ impl Link {
     #[cold]
     #[inline(never)]
     fn enqueue_wifi(&mut self, now: SimTime, packet: Packet) -> Admission {
-        let waiting = self.wifi_queue().waiting().0 as usize;
-        self.integrate_with(now, waiting);
-        let wifi = self.wifi_queue();
+        let q = self.q();
+        let waiting = q.wifi_queue().waiting().0 as usize;
+        q.integrate_with(now, waiting);
+        let wifi = q.wifi_queue();
         let verdict = wifi.enqueue(now, packet);
         let scheduled_marks = wifi.scheduled_ce_marks();
         let waiting = wifi.waiting().0 as usize;
         match verdict {
-            Ok(marked) => self.stats.ce_marks += marked as u64,
+            Ok(marked) => q.stats.ce_marks += marked as u64,
             Err((packet, reason)) => {
-                self.count_discipline_drop(reason);
-                self.dropped.push((packet, reason));
+                q.count_discipline_drop(reason);
+                q.dropped.push((packet, reason));
             }
         }
         if let Some(marks) = scheduled_marks {
-            self.stats.ce_marks = marks;
+            q.stats.ce_marks = marks;
         }
-        self.note_queue_length(waiting);
+        q.note_queue_length(waiting);
         Admission::Scheduled
     }
 
     /// This Wi-Fi direction's queue. Called by its medium only, which holds Wi-Fi links only.
     pub(crate) fn wifi_queue(&mut self) -> &mut WifiQueue {
-        self.wifi
-            .as_deref_mut()
-            .expect("the Wi-Fi medium holds the links it built as Wi-Fi directions")
+        self.q().wifi_queue()
     }
 
     /// The medium gives this direction a transmission at `now`: the frames it carries,
@@ -1032,34 +1210,35 @@ impl Link {
         now: SimTime,
         config: &cclab_scenario::WifiConfig,
     ) -> Aggregate {
-        let waiting = self.wifi_queue().waiting().0 as usize;
-        self.integrate_with(now, waiting);
-        let dropped_before = self.dropped.len();
-        let wifi = self
+        let q = self.q();
+        let waiting = q.wifi_queue().waiting().0 as usize;
+        q.integrate_with(now, waiting);
+        let dropped_before = q.dropped.len();
+        let wifi = q
             .wifi
             .as_deref_mut()
             .expect("the Wi-Fi medium holds the links it built as Wi-Fi directions");
         let aggregate = wifi.take_aggregate(
             now,
             config,
-            &mut self.stats,
-            self.track_queue_time,
-            &mut self.dropped,
+            &mut q.stats,
+            q.track_queue_time,
+            &mut q.dropped,
         );
-        for i in dropped_before..self.dropped.len() {
-            self.count_discipline_drop(self.dropped[i].1);
+        for i in dropped_before..q.dropped.len() {
+            q.count_discipline_drop(q.dropped[i].1);
         }
         aggregate
     }
 
     /// Is this a direction of a Wi-Fi link?
     pub fn is_wifi(&self) -> bool {
-        self.wifi.is_some()
+        self.queue.as_deref().is_some_and(|q| q.wifi.is_some())
     }
 
     /// The medium occupied by this direction from `start` to `end` (utilization's busy time).
     pub(crate) fn note_airtime(&mut self, start: SimTime, end: SimTime) {
-        self.stats.busy += end - start;
+        self.q().stats.busy += end - start;
         self.busy_until = self.busy_until.max(end);
     }
 
@@ -1078,9 +1257,11 @@ impl Link {
         first_in_flight.then_some(arrival)
     }
 
-    /// Close the queue-length integral at `end`.
+    /// Close the queue-length integral at `end` (a compact link keeps none).
     pub fn finish(&mut self, end: SimTime) {
-        self.queue_at(end);
+        if let Some(q) = self.queue.as_deref_mut() {
+            q.queue_at(end);
+        }
     }
 }
 
@@ -1168,8 +1349,8 @@ mod tests {
         let results: Vec<_> = (0..4).map(|_| l.enqueue(at(0), packet(1000))).collect();
         assert!(matches!(results[2], Admission::Admitted { .. }));
         assert_eq!(results[3], Admission::Dropped(DropReason::Overflow));
-        assert_eq!(l.stats.overflow_drops, 1);
-        assert_eq!(l.stats.max_queue_pkts, 2);
+        assert_eq!(l.stats().overflow_drops, 1);
+        assert_eq!(l.stats().max_queue_pkts, 2);
     }
 
     #[test]
@@ -1186,7 +1367,7 @@ mod tests {
             l.enqueue(at(0), ect);
         }
         l.enqueue(at(0), packet(1000)); // not ECN-capable: never marked
-        assert_eq!(l.stats.ce_marks, 2);
+        assert_eq!(l.stats().ce_marks, 2);
         let marks: Vec<Ecn> = (0..6)
             .map(|i| l.deliver(at(8_000_000 * (i + 1))).0.ecn)
             .collect();
@@ -1223,10 +1404,10 @@ mod tests {
             l.enqueue(at(0), packet(1000));
         }
         l.finish(at(30_000_000));
-        assert_eq!(l.stats.queue_integral, 2 * 8_000_000 + 8_000_000);
+        assert_eq!(l.stats().queue_integral, 2 * 8_000_000 + 8_000_000);
         // 8 ms with 2 waiting, 8 ms with 1, the remaining 14 ms with none.
         assert_eq!(
-            &l.stats.queue_time_ns[..3],
+            &l.stats().queue_time_ns[..3],
             &[14_000_000, 8_000_000, 8_000_000]
         );
         assert_eq!(
@@ -1238,7 +1419,7 @@ mod tests {
             SimDuration::from_millis(10)
         );
         // Queueing delays: 0, 8 and 16 ms (each waits for those before it).
-        let delays = &l.stats.queue_delay;
+        let delays = &l.stats().queue_delay;
         assert_eq!(delays.count(), 3);
         assert_eq!(delays.mean(), Some(8_000_000.0));
         assert_eq!((delays.min(), delays.max()), (Some(0), Some(16_000_000)));
@@ -1476,11 +1657,11 @@ mod tests {
                     }
                     assert_eq!(fifo.in_flight, drop_tail.in_flight, "{case}");
                     assert_eq!(fifo.busy_until, drop_tail.busy_until, "{case}");
-                    assert_eq!(fifo.stats, drop_tail.stats, "{case}");
+                    assert_eq!(fifo.stats(), drop_tail.stats(), "{case}");
                     assert_eq!(fifo.packets_in_transit(), drop_tail.packets_in_transit());
                     // The comparison covers every kind of event: overflow, random loss of
                     // both kinds, marks, and a queue that built up.
-                    let s = &drop_tail.stats;
+                    let s = drop_tail.stats();
                     assert!(s.overflow_drops > 0 && s.random_losses > 0, "{case}: {s:?}");
                     // (With room for one waiting packet, none ever finds 3 waiting.)
                     let markable = limit.packets != Some(1);
@@ -1508,7 +1689,8 @@ mod tests {
             },
             None,
         );
-        fifo.loss
+        fifo.q()
+            .loss
             .as_mut()
             .expect("pair() links are lossy")
             .data_loss = no_loss();
@@ -1538,9 +1720,9 @@ mod tests {
         );
         // Queue 2 for 1 ms, then 1 for 1 ms: 3 packet·ms; the packets waited 0, 1 and 2 ms.
         fifo.finish(at(10_000_000));
-        assert_eq!(fifo.stats.queue_integral, 3_000_000);
-        assert_eq!(fifo.stats.queue_delay.mean(), Some(1_000_000.0));
-        assert_eq!(fifo.stats.queue_delay.max(), Some(2_000_000));
+        assert_eq!(fifo.stats().queue_integral, 3_000_000);
+        assert_eq!(fifo.stats().queue_delay.mean(), Some(1_000_000.0));
+        assert_eq!(fifo.stats().queue_delay.max(), Some(2_000_000));
     }
 
     #[test]
@@ -1590,8 +1772,8 @@ mod tests {
                 assert_eq!(first_difference(&a, &b), None, "{case}");
                 assert_eq!(a.len(), b.len(), "{case}");
                 assert_eq!(fifo.busy_until, drop_tail.busy_until, "{case}");
-                assert_eq!(fifo.stats, drop_tail.stats, "{case}");
-                let s = &drop_tail.stats;
+                assert_eq!(fifo.stats(), drop_tail.stats(), "{case}");
+                let s = drop_tail.stats();
                 assert!(
                     s.overflow_drops > 0 && s.max_queue_pkts >= 3,
                     "{case}: {s:?}"
@@ -1697,5 +1879,102 @@ mod tests {
         );
         seqs.sort_unstable();
         assert_eq!(seqs, (0..1000).collect::<Vec<_>>());
+    }
+
+    // --- Compact links ---
+
+    /// Run `inputs` through `link` (arrivals and probes of its backlog), then deliver every
+    /// packet: what the transmitter and the wire did.
+    fn schedule_of(link: &mut Link, inputs: &[(SimTime, Input)]) -> Vec<(SimTime, u64)> {
+        let mut seen = Vec::new();
+        for (t, input) in inputs {
+            match input {
+                Input::Arrive(p) => match link.enqueue(*t, *p) {
+                    Admission::Admitted {
+                        arrival,
+                        first_in_flight,
+                    } => seen.push((arrival, first_in_flight as u64)),
+                    other => panic!("an unlimited drop-tail link admits all: {other:?}"),
+                },
+                Input::Probe => {
+                    seen.push((*t, link.backlog(*t).as_nanos()));
+                    seen.push((*t, link.packets_in_transit()));
+                }
+            }
+        }
+        while link.packets_in_transit() > 0 {
+            let t = link.in_flight.front().expect("in transit").0;
+            let (p, _) = link.deliver(t);
+            seen.push((t, p.seq));
+        }
+        seen
+    }
+
+    #[test]
+    fn a_compact_link_schedules_and_delivers_as_a_full_one() {
+        // An access link of unlimited buffer that loses nothing, compact and in full (keeping
+        // its queue's statistics): the same arrivals, backlogs, packets in transit and
+        // deliveries, over bursts of mixed sizes at a rate with sub-nanosecond remainders.
+        let unlimited = BufferLimit {
+            packets: None,
+            bytes: None,
+        };
+        let delay = SimDuration::from_millis(3);
+        let mut full = Link::new(
+            "full".into(),
+            7_000_000,
+            delay,
+            unlimited,
+            no_loss(),
+            no_loss(),
+        );
+        let mut compact = Link::compact(7_000_000, delay);
+        assert!(compact.is_compact() && compact.can_be_lean() && compact.can_pass());
+        assert!(!full.is_compact() && !full.lean && !compact.may_overflow());
+        let inputs = inputs(11, 3000);
+        let expected = schedule_of(&mut full, &inputs);
+        assert_eq!(schedule_of(&mut compact, &inputs), expected);
+        assert_eq!(compact.busy_until, full.busy_until);
+        assert!(full.stats().max_queue_pkts > 2, "packets queued");
+        // The inline part is what a compact link costs; a full one adds its boxed queue.
+        assert!(std::mem::size_of::<Link>() <= 200);
+        assert!(Link::queue_bytes() >= 2 * std::mem::size_of::<Link>());
+    }
+
+    #[test]
+    fn a_compact_link_that_keeps_its_queue_counts_as_a_full_one() {
+        // Made not lean before its first packet (a `drop` list on it, or a run with every
+        // hop in full), a compact link gets a queue: the same statistics as a full link's.
+        let unlimited = BufferLimit {
+            packets: None,
+            bytes: None,
+        };
+        let delay = SimDuration::from_millis(1);
+        let mut full = Link::new(
+            "full".into(),
+            8_000_000,
+            delay,
+            unlimited,
+            no_loss(),
+            no_loss(),
+        );
+        let mut compact = Link::compact(8_000_000, delay);
+        compact.set_lean(false);
+        assert!(!compact.is_compact() && !compact.lean);
+        let inputs = inputs(12, 2000);
+        assert_eq!(
+            schedule_of(&mut compact, &inputs),
+            schedule_of(&mut full, &inputs)
+        );
+        let end = at(3_600_000_000_000);
+        full.finish(end);
+        compact.finish(end);
+        assert_eq!(compact.stats(), full.stats());
+        let arrivals = inputs
+            .iter()
+            .filter(|(_, i)| matches!(i, Input::Arrive(_)))
+            .count() as u64;
+        assert_eq!(compact.stats().packets, arrivals);
+        assert!(compact.stats().queue_integral > 0, "packets queued");
     }
 }

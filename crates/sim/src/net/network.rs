@@ -113,7 +113,7 @@ impl Network {
     pub fn link_id(&self, name: &str) -> Option<u32> {
         self.links
             .iter()
-            .position(|l| l.name == name)
+            .position(|l| l.name() == name)
             .map(|i| i as u32)
     }
 }
@@ -121,7 +121,7 @@ impl Network {
 /// The name `packets.csv` gives a drop on `link`.
 pub fn drop_location<'a>(links: &'a [Link], roles: &[LinkRole], link: u32) -> &'a str {
     match roles[link as usize] {
-        LinkRole::Core => &links[link as usize].name,
+        LinkRole::Core => links[link as usize].name(),
         LinkRole::SenderAccess => "sender-access",
         LinkRole::ReceiverAccess => "receiver-access",
     }

@@ -105,9 +105,11 @@ impl crate::simulation::Simulation {
             for _ in 0..table.count {
                 if let Some(Some((group, slot))) = groups.membership.get(id) {
                     let handle = Rc::clone(&groups.groups[*group as usize]);
-                    self.flows[id]
-                        .sender
-                        .attach_group(handle, *slot, table.initial_window);
+                    self.flows[id].endpoints.get().sender.attach_group(
+                        handle,
+                        *slot,
+                        table.initial_window,
+                    );
                 }
                 id += 1;
             }
@@ -132,7 +134,10 @@ impl crate::simulation::Simulation {
             if !flow.started {
                 continue;
             }
-            flow.sender.on_group_release(self.now, &mut self.outbox);
+            flow.endpoints
+                .get()
+                .sender
+                .on_group_release(self.now, &mut self.outbox);
             self.after_sender(id);
         }
     }
@@ -167,7 +172,7 @@ impl crate::simulation::Simulation {
     pub(crate) fn shared_sample(&self, id: usize) -> Option<crate::trace::SharedSample> {
         let groups = self.sharing.as_deref()?;
         let (group, _) = (*groups.membership.get(id)?)?;
-        let (_, assigned) = self.flows[id].sender.shared_window()?;
+        let (_, assigned) = self.flows[id].endpoints.get_ref().sender.shared_window()?;
         Some(crate::trace::SharedSample {
             group,
             assigned_cwnd_bytes: assigned,

@@ -80,9 +80,11 @@ impl Simulation {
                     return;
                 };
                 if let Some(established) = handshake.on_syn_ack(now) {
-                    flow.sender
+                    flow.endpoints
+                        .get()
+                        .sender
                         .on_established(established.rtt, established.syn_retransmissions);
-                    flow.sender.start(now, &mut self.outbox);
+                    flow.endpoints.get().sender.start(now, &mut self.outbox);
                     self.after_sender(id);
                 }
             }
@@ -93,10 +95,13 @@ impl Simulation {
                     ..packet
                 };
                 if ack.window != 0 {
-                    flow.sender.on_window_update(ack.window);
+                    flow.endpoints.get().sender.on_window_update(ack.window);
                 }
-                flow.sender.on_ack(now, &ack, &mut self.outbox);
-                if flow.sender.is_finished()
+                flow.endpoints
+                    .get()
+                    .sender
+                    .on_ack(now, &ack, &mut self.outbox);
+                if flow.endpoints.get_ref().sender.is_finished()
                     && let Some(handshake) = flow.handshake.as_deref_mut()
                 {
                     handshake.fin_acked_at.get_or_insert(now);

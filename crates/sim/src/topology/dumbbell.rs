@@ -48,13 +48,12 @@ pub fn build(scenario: &Scenario, topology: &Dumbbell) -> Network {
         for _ in 0..group.count {
             let mut access = |name: &str, extra: SimDuration, role: LinkRole| {
                 network.add_link(
-                    Link::new(
-                        format!("flow{id}-{name}"),
+                    super::access_link(
+                        || format!("flow{id}-{name}"),
                         topology.access.rate_bps,
                         topology.access.delay + extra,
                         access_limit,
-                        no_loss(),
-                        no_loss(),
+                        no_loss,
                     ),
                     role,
                 )

@@ -144,13 +144,12 @@ pub(crate) fn access_link_set(
     let make = |name: &str, extra: SimDuration, role: LinkRole| {
         let no_loss = || LossProcess::new(LossModel::None, Rng::for_component(scenario.seed, ""));
         (
-            Link::new(
-                format!("{prefix}-{name}"),
+            access_link(
+                || format!("{prefix}-{name}"),
                 access.rate_bps,
                 access.delay + extra,
                 limit,
-                no_loss(),
-                no_loss(),
+                no_loss,
             ),
             role,
         )
@@ -161,6 +160,22 @@ pub(crate) fn access_link_set(
         make("receiver-down", SimDuration::ZERO, LinkRole::ReceiverAccess),
         make("receiver-up", SimDuration::ZERO, LinkRole::ReceiverAccess),
     ]
+}
+
+/// A flow's access link named `name()`, which loses nothing: compact ([`Link::compact`]: no
+/// name, queue or statistics) if its buffer is unlimited, as nothing is decided or observed
+/// there; else in full, its queue able to overflow.
+pub(crate) fn access_link(
+    name: impl FnOnce() -> String,
+    rate_bps: u64,
+    delay: SimDuration,
+    limit: BufferLimit,
+    no_loss: impl Fn() -> LossProcess,
+) -> Link {
+    if limit.packets.is_none() && limit.bytes.is_none() {
+        return Link::compact(rate_bps, delay);
+    }
+    Link::new(name(), rate_bps, delay, limit, no_loss(), no_loss())
 }
 
 /// Per flow group, the shared links its data and its ACKs cross, by link id, in travel

@@ -55,10 +55,13 @@ impl Simulation {
         app.on = true;
         app.periods_started += 1;
         if let Some(initial_window) = app.restart_window {
-            flow.sender.enable_idle_restart(initial_window);
+            flow.endpoints
+                .get()
+                .sender
+                .enable_idle_restart(initial_window);
         }
-        flow.sender
-            .set_app_limit(app.write_limit(flow.sender.snd_nxt()));
+        let sender = &mut flow.endpoints.get().sender;
+        sender.set_app_limit(app.write_limit(sender.snd_nxt()));
         let end = now + app.clock.on();
         self.queue.schedule(end, Event::OnOffToggle(id));
     }
@@ -70,17 +73,23 @@ impl Simulation {
         let Some(app) = flow.on_off.as_mut() else {
             return;
         };
-        let snd_nxt = flow.sender.snd_nxt();
+        let snd_nxt = flow.endpoints.get().sender.snd_nxt();
         app.on = !app.on;
         let next = if app.on {
             app.periods_started += 1;
-            flow.sender.set_app_limit(app.write_limit(snd_nxt));
+            flow.endpoints
+                .get()
+                .sender
+                .set_app_limit(app.write_limit(snd_nxt));
             let next = now + app.clock.on();
-            flow.sender.on_app_write(now, &mut self.outbox);
+            flow.endpoints
+                .get()
+                .sender
+                .on_app_write(now, &mut self.outbox);
             next
         } else {
             // Stop writing: everything written has been sent (retransmissions continue).
-            flow.sender.set_app_limit(snd_nxt);
+            flow.endpoints.get().sender.set_app_limit(snd_nxt);
             now + app.clock.off()
         };
         self.queue.schedule(next, Event::OnOffToggle(id));

@@ -29,7 +29,7 @@
 use cclab_cc::{SimDuration, SimTime};
 use cclab_scenario::{FlowGroup, Scenario, WorkloadConfig};
 
-use crate::event::{Event, EventQueue, TimerSlot};
+use crate::event::{Event, EventQueue};
 use crate::histogram::Histogram;
 use crate::net::link::Link;
 use crate::net::network::{Path, Routes};
@@ -306,16 +306,14 @@ impl Simulation {
             self.links[self.hops[flow.routes.data.start as usize] as usize].rate_bps();
         let (sender, receiver) =
             crate::tcp::connection::endpoints(&w.config, id, Some(size), Some(nic_rate_bps));
-        flow.sender = sender;
-        flow.receiver = receiver;
+        // Fresh endpoints with fresh timers: events an earlier connection left in the queue
+        // are ignored.
+        flow.endpoints = crate::endpoints::Endpoints::running(sender, receiver);
         flow.start = now;
         flow.size = Some(size);
-        // Fresh timers: events an earlier connection left in the queue are ignored.
-        flow.rto = TimerSlot::default();
-        flow.send_timer = TimerSlot::default();
-        flow.delayed_ack = TimerSlot::default();
         flow.data_drops = 0;
         flow.ack_drops = 0;
+        flow.arrived = 0;
         flow.incarnation = Some(Incarnation {
             workload: index,
             arrival,
@@ -328,7 +326,7 @@ impl Simulation {
             self.open_connection(id);
             return;
         }
-        flow.sender.start(now, &mut self.outbox);
+        flow.endpoints.get().sender.start(now, &mut self.outbox);
         self.after_sender(id);
     }
 
@@ -356,7 +354,8 @@ impl Simulation {
             ids[i] = self.links.len() as u32;
             // Lean (`Link::lean`, `Simulation::mark_lean_links`) if it can be: a slot's access
             // links are never reported and no `drop` list names them.
-            link.lean = link.can_be_lean();
+            let lean = link.can_be_lean();
+            link.set_lean(lean);
             self.links.push(link);
             self.roles.push(role);
         }
@@ -390,16 +389,13 @@ impl Simulation {
             size: Some(1),
             mss: w.config.mss,
             started: false,
-            sender,
-            receiver,
+            endpoints: crate::endpoints::Endpoints::running(sender, receiver),
             routes,
             drop_link: sender_up,
-            rto: TimerSlot::default(),
-            send_timer: TimerSlot::default(),
-            delayed_ack: TimerSlot::default(),
             drop: Vec::new(),
             data_drops: 0,
             ack_drops: 0,
+            arrived: 0,
             traced: false,
             at_window_start: None,
             udp: None,
@@ -426,7 +422,10 @@ impl Simulation {
         let w = &mut self.workloads.groups[incarnation.workload as usize];
         // Done before this packet left: it is a late one (its completion was recorded by
         // an earlier packet, and the sender had nothing left to send).
-        if incarnation.finished && flow.sender.is_finished() && !incarnation.released {
+        if incarnation.finished
+            && flow.endpoints.get_ref().sender.is_finished()
+            && !incarnation.released
+        {
             w.late_packets += 1;
         }
         if !incarnation.finished
@@ -442,8 +441,8 @@ impl Simulation {
                 start: flow.start,
                 fct: done.saturating_since(flow.start),
                 ideal_fct: w.ideal_fct(size),
-                retransmissions: flow.sender.stats.retransmissions,
-                timeouts: flow.sender.stats.timeouts,
+                retransmissions: flow.endpoints.get_ref().sender.stats.retransmissions,
+                timeouts: flow.endpoints.get_ref().sender.stats.timeouts,
             };
             w.finished += 1;
             w.finished_bytes += size;
@@ -457,7 +456,7 @@ impl Simulation {
         if incarnation.finished
             && !incarnation.released
             && flow.in_transit == 0
-            && flow.sender.is_finished()
+            && flow.endpoints.get_ref().sender.is_finished()
         {
             incarnation.released = true;
             w.free.push(incarnation.slot);
@@ -479,7 +478,7 @@ impl Simulation {
                     .filter_map(|f| {
                         let inc = f.incarnation?;
                         (inc.workload as usize == index && !inc.finished)
-                            .then(|| f.receiver.delivered())
+                            .then(|| f.endpoints.get_ref().receiver.delivered())
                     })
                     .sum();
                 WorkloadResult {

@@ -810,6 +810,9 @@ mod tests {
         );
         assert_eq!(admissions[3], Admission::Dropped(DropReason::Aqm));
         assert_eq!(admissions[4], Admission::Dropped(DropReason::Aqm));
-        assert_eq!((link.stats.aqm_drops, link.stats.overflow_drops), (2, 0));
+        assert_eq!(
+            (link.stats().aqm_drops, link.stats().overflow_drops),
+            (2, 0)
+        );
     }
 }

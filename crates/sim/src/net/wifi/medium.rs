@@ -226,7 +226,7 @@ impl Medium {
             let delivered = &mut self.delivered;
             let drops = &mut self.outcome.drops;
             let mut lost = 0;
-            let mut counters = link.stats.wifi;
+            let mut counters = link.stats().wifi;
             let acknowledged = link.wifi_queue().finish_transmission(
                 &self.config,
                 &mut counters,
@@ -238,8 +238,8 @@ impl Medium {
                 },
                 |packet| delivered.push(packet),
             );
-            link.stats.wifi = counters;
-            link.stats.random_losses += lost;
+            link.stats_mut().wifi = counters;
+            link.stats_mut().random_losses += lost;
             for packet in self.delivered.drain(..) {
                 if let Some(arrival) = link.send_over_air(now, ppdu_end, packet) {
                     self.outcome.deliveries.push((link_id, arrival));

@@ -114,11 +114,11 @@ impl Harness {
             self.events.pop();
             match step {
                 Step::Medium(generation) => {
-                    let before = self.links[AP as usize].stats.wifi.transmissions
-                        + self.links[STATION as usize].stats.wifi.transmissions;
+                    let before = self.links[AP as usize].stats().wifi.transmissions
+                        + self.links[STATION as usize].stats().wifi.transmissions;
                     self.medium.on_event(at, generation, &mut self.links);
-                    let after = self.links[AP as usize].stats.wifi.transmissions
-                        + self.links[STATION as usize].stats.wifi.transmissions;
+                    let after = self.links[AP as usize].stats().wifi.transmissions
+                        + self.links[STATION as usize].stats().wifi.transmissions;
                     if after == before {
                         self.last_end = at; // no transmission started: one ended
                     }
@@ -172,7 +172,7 @@ fn pure_downlink_saturation_follows_the_airtime_budget() {
         let mut harness = Harness::new(&config, 7);
         harness.offer(SimTime::ZERO, AP, 2 * frames as u32);
         harness.run(SimTime::ZERO + SimDuration::from_secs(5), Some(2 * frames));
-        let counters = harness.links[AP as usize].stats.wifi;
+        let counters = harness.links[AP as usize].stats().wifi;
         let n = counters.transmissions as f64;
         // Every transmission full; the last may still be on the air.
         assert_eq!(counters.frames, counters.transmissions * frames, "{preset}");
@@ -212,8 +212,8 @@ fn equal_countdowns_collide_and_exhaust_the_retries() {
     harness.offer(SimTime::ZERO, AP, 3);
     harness.offer(SimTime::ZERO, STATION, 1);
     harness.run(SimTime::ZERO + SimDuration::from_secs(1), None);
-    let ap = harness.links[AP as usize].stats.wifi;
-    let station = harness.links[STATION as usize].stats.wifi;
+    let ap = harness.links[AP as usize].stats().wifi;
+    let station = harness.links[STATION as usize].stats().wifi;
     assert_eq!((ap.transmissions, ap.collisions, ap.retry_drops), (3, 3, 3));
     assert_eq!(
         (
@@ -228,7 +228,7 @@ fn equal_countdowns_collide_and_exhaust_the_retries() {
     assert!(harness.delivered.iter().all(Vec::is_empty));
     let cycle = config.difs + exchange_time(&config, 3 * subframe_bytes(&config, 1500));
     assert_eq!(harness.last_end, SimTime::ZERO + cycle * 3);
-    assert_eq!(harness.links[AP as usize].stats.random_losses, 3);
+    assert_eq!(harness.links[AP as usize].stats().random_losses, 3);
     assert_eq!(harness.links[AP as usize].packets_in_transit(), 0);
 }
 
@@ -245,10 +245,10 @@ fn frames_are_lost_after_their_retries_with_probability_e_to_the_r_plus_one() {
     let mut harness = Harness::new(&config, 11);
     harness.offer(SimTime::ZERO, AP, 100);
     harness.run(SimTime::ZERO + SimDuration::from_secs(20), Some(100));
-    let counters = harness.links[AP as usize].stats.wifi;
+    let counters = harness.links[AP as usize].stats().wifi;
     let held = harness.links[AP as usize].packets_in_transit();
     let settled = harness.delivered[AP as usize].len() as u64 + counters.retry_drops;
-    let sent = harness.links[AP as usize].stats.packets;
+    let sent = harness.links[AP as usize].stats().packets;
     assert!(
         sent - settled <= held,
         "in-flight frames are the only unsettled ones"
@@ -287,6 +287,6 @@ fn frames_reach_the_far_end_in_order_despite_retries() {
         assert!(!direction.is_empty());
         assert!(direction.windows(2).all(|w| w[0].seq < w[1].seq));
     }
-    let ap = harness.links[AP as usize].stats.wifi;
+    let ap = harness.links[AP as usize].stats().wifi;
     assert!(ap.retry_drops > 0 && ap.retries > 0);
 }
