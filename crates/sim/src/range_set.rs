@@ -6,8 +6,18 @@
 //! and the cumulative ACK drops the lowest range. A ring buffer (`VecDeque`) removes and
 //! inserts there without moving the others (it shifts the shorter side), where a `Vec` moved
 //! every range above, which made recovery quadratic in the holes.
+//!
+//! Nearly every insertion and look-up is at the top of the set, not in the middle: a segment
+//! that arrives out of order extends the highest range (or starts one above it), and the
+//! SACK blocks of an ACK are the most recently changed ranges (RFC 2018 §4). A binary search
+//! over thousands of ranges cost about a hundred instructions there (on two flows of H-TCP
+//! at 622 Mbit/s × 256 ms, 5 % of the run). So the search first looks at the top
+//! [`TOP_PROBES`] ranges and bisects only below them; it finds the same index either way.
 
 use std::collections::VecDeque;
+
+/// Ranges [`RangeSet::partition_point`] compares from the top before it bisects.
+const TOP_PROBES: usize = 4;
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RangeSet {
@@ -45,7 +55,13 @@ impl RangeSet {
     ) -> (u64, u64) {
         debug_assert!(start < end, "empty range {start}..{end}");
         // First range that ends at or after `start` (could touch or overlap).
-        let first = self.ranges.partition_point(|&(_, e)| e < start);
+        let first = self.partition_point(|e| e < start);
+        if first == self.ranges.len() {
+            // Above every range and not touching the highest: the usual out-of-order arrival.
+            newly_covered(start, end);
+            self.ranges.push_back((start, end));
+            return (start, end);
+        }
         let mut merged = (start, end);
         let mut cursor = start;
         let mut last = first;
@@ -65,9 +81,28 @@ impl RangeSet {
             self.ranges.insert(first, merged);
         } else {
             self.ranges[first] = merged;
-            self.ranges.drain(first + 1..last);
+            if last > first + 1 {
+                self.ranges.drain(first + 1..last);
+            }
         }
         merged
+    }
+
+    /// The number of ranges whose end satisfies `below` (which holds for a prefix of the
+    /// ranges, ends being increasing), as `VecDeque::partition_point` on the ends would give:
+    /// the top [`TOP_PROBES`] ranges are looked at first, the rest is bisected.
+    #[inline]
+    fn partition_point(&self, below: impl Fn(u64) -> bool) -> usize {
+        let mut index = self.ranges.len();
+        for _ in 0..TOP_PROBES {
+            if index == 0 || below(self.ranges[index - 1].1) {
+                return index;
+            }
+            index -= 1;
+        }
+        // The ranges from `index` up fail `below`; bisecting all of them costs one step more
+        // than bisecting those below `index` and finds the same point.
+        self.ranges.partition_point(|&(_, e)| below(e))
     }
 
     /// Remove everything below `point`.
@@ -93,7 +128,7 @@ impl RangeSet {
 
     /// The range containing `point`, if any.
     pub fn containing(&self, point: u64) -> Option<(u64, u64)> {
-        let i = self.ranges.partition_point(|&(_, e)| e <= point);
+        let i = self.partition_point(|e| e <= point);
         self.ranges.get(i).copied().filter(|&(s, _)| s <= point)
     }
 
@@ -147,6 +182,34 @@ mod tests {
     }
 
     proptest! {
+        /// The search from the top finds the index a bisection of the whole set finds, and
+        /// `containing` the range a scan finds, for points below, inside, between and above
+        /// the ranges, with sets of fewer and more ranges than the probes at the top.
+        #[test]
+        fn top_probes_find_what_bisection_finds(
+            ops in prop::collection::vec((0u64..400, 1u64..8), 0..60),
+            cut in 0u64..100,
+        ) {
+            let mut set = RangeSet::default();
+            for (s, len) in ops {
+                set.insert(s, s + len, |_, _| {});
+            }
+            set.remove_below(cut);
+            let ranges: Vec<_> = set.iter().collect();
+            for point in 0..420 {
+                prop_assert_eq!(
+                    set.partition_point(|e| e < point),
+                    set.ranges.partition_point(|&(_, e)| e < point)
+                );
+                prop_assert_eq!(
+                    set.partition_point(|e| e <= point),
+                    set.ranges.partition_point(|&(_, e)| e <= point)
+                );
+                let scanned = ranges.iter().copied().find(|&(s, e)| s <= point && point < e);
+                prop_assert_eq!(set.containing(point), scanned);
+            }
+        }
+
         /// Against a bitmap model: the set covers exactly the inserted bytes, reports each
         /// byte as new exactly once, and stays sorted, disjoint and non-adjacent.
         #[test]
