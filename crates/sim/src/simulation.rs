@@ -1510,6 +1510,7 @@ mod tests {
             );
         }
     }
+
     #[test]
     fn endpoints_are_made_at_the_start_and_folded_into_the_same_row_when_done() {
         // Flow 0 sends 20 segments from 0 ms and is done long before the 100 ms tick; flow 1

@@ -1910,24 +1910,29 @@ mod tests {
         seen
     }
 
+    /// A full `Link` of unlimited buffer that loses nothing: what a compact one stands for.
+    fn full_unlimited_link(rate_bps: u64, delay: SimDuration) -> Link {
+        let unlimited = BufferLimit {
+            packets: None,
+            bytes: None,
+        };
+        Link::new(
+            "full".into(),
+            rate_bps,
+            delay,
+            unlimited,
+            no_loss(),
+            no_loss(),
+        )
+    }
+
     #[test]
     fn a_compact_link_schedules_and_delivers_as_a_full_one() {
         // An access link of unlimited buffer that loses nothing, compact and in full (keeping
         // its queue's statistics): the same arrivals, backlogs, packets in transit and
         // deliveries, over bursts of mixed sizes at a rate with sub-nanosecond remainders.
-        let unlimited = BufferLimit {
-            packets: None,
-            bytes: None,
-        };
         let delay = SimDuration::from_millis(3);
-        let mut full = Link::new(
-            "full".into(),
-            7_000_000,
-            delay,
-            unlimited,
-            no_loss(),
-            no_loss(),
-        );
+        let mut full = full_unlimited_link(7_000_000, delay);
         let mut compact = Link::compact(7_000_000, delay);
         assert!(compact.is_compact() && compact.can_be_lean() && compact.can_pass());
         assert!(!full.is_compact() && !full.lean && !compact.may_overflow());
@@ -1945,19 +1950,8 @@ mod tests {
     fn a_compact_link_that_keeps_its_queue_counts_as_a_full_one() {
         // Made not lean before its first packet (a `drop` list on it, or a run with every
         // hop in full), a compact link gets a queue: the same statistics as a full link's.
-        let unlimited = BufferLimit {
-            packets: None,
-            bytes: None,
-        };
         let delay = SimDuration::from_millis(1);
-        let mut full = Link::new(
-            "full".into(),
-            8_000_000,
-            delay,
-            unlimited,
-            no_loss(),
-            no_loss(),
-        );
+        let mut full = full_unlimited_link(8_000_000, delay);
         let mut compact = Link::compact(8_000_000, delay);
         compact.set_lean(false);
         assert!(!compact.is_compact() && !compact.lean);
