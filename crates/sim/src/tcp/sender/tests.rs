@@ -530,19 +530,26 @@ fn timeout_during_an_ecn_reduction_keeps_its_ssthresh_until_the_point() {
     assert_eq!(s.cc().ssthresh(), (pipe / 2).max(2 * MSS));
 }
 
+/// The PRR tests' start: ten segments sent with ssthresh 10 MSS; segments 0..=6 are lost
+/// and 7, 8 arrive, so the first two SACKs each let one new segment (10, 11) replace the one
+/// that left. Returns the sender and an emptied output buffer.
+fn seven_lost_two_sacked(prr_bound: PrrBound) -> (Sender, Vec<Packet>) {
+    let (mut s, _) = counting_sender(Recovery::Sack, Some(10 * MSS));
+    s.config.prr_bound = prr_bound;
+    let mut out = Vec::new();
+    s.start(at(0), &mut out);
+    s.on_ack(at(50), &ack(0, &[(7 * MSS, 8 * MSS)]), &mut out);
+    s.on_ack(at(51), &ack(0, &[(7 * MSS, 9 * MSS)]), &mut out);
+    out.clear();
+    (s, out)
+}
+
 #[test]
 fn prr_slow_start_reduction_bound_caps_the_catch_up() {
     // RFC 6937 §3: when pipe has fallen to or below ssthresh, PRR-SSRB sends
     // sndcnt = min(ssthresh − pipe, max(prr_delivered − prr_out, DeliveredData) + MSS):
     // it catches up at most one segment faster than the ACK clock, never in one burst.
-    let (mut s, _) = counting_sender(Recovery::Sack, Some(10 * MSS));
-    let mut out = Vec::new();
-    s.start(at(0), &mut out);
-    // Segments 0..=6 are lost; 7, 8, 9 arrive. The first two SACKs each let one new
-    // segment (10, 11) replace the one that left.
-    s.on_ack(at(50), &ack(0, &[(7 * MSS, 8 * MSS)]), &mut out);
-    s.on_ack(at(51), &ack(0, &[(7 * MSS, 9 * MSS)]), &mut out);
-    out.clear();
+    let (mut s, mut out) = seven_lost_two_sacked(PrrBound::Ssrb);
     // Third SACK: segments 0..=6 have 3 SACKed above them (RFC 6675 IsLost). Pipe before
     // the ACK: 12 sent − 2 SACKed = 10 MSS, so ssthresh = 5 MSS; after it: 12 − 3 SACKed
     // − 7 lost = 2 MSS ≤ ssthresh. prr_delivered = DeliveredData = 1 MSS, prr_out = 0:
@@ -565,13 +572,7 @@ fn prr_safe_ack_adds_the_extra_segment_only_when_snd_una_advances_without_new_lo
     //   if (flag & FLAG_SND_UNA_ADVANCED && !newly_lost) sndcnt++;
     //   sndcnt = min(delta, sndcnt);  sndcnt = max(sndcnt, prr_out ? 0 : 1);
     // The same losses as the PRR-SSRB test above.
-    let (mut s, _) = counting_sender(Recovery::Sack, Some(10 * MSS));
-    s.config.prr_bound = PrrBound::SafeAck;
-    let mut out = Vec::new();
-    s.start(at(0), &mut out);
-    s.on_ack(at(50), &ack(0, &[(7 * MSS, 8 * MSS)]), &mut out);
-    s.on_ack(at(51), &ack(0, &[(7 * MSS, 9 * MSS)]), &mut out);
-    out.clear();
+    let (mut s, mut out) = seven_lost_two_sacked(PrrBound::SafeAck);
     // Third SACK: snd_una does not move and segments 0..=6 are newly lost, so no extra
     // segment: sndcnt = min(5 − 2, max(1 − 0, 1)) = 1, the fast retransmission alone (SSRB: 2).
     s.on_ack(at(52), &ack(0, &[(7 * MSS, 10 * MSS)]), &mut out);
