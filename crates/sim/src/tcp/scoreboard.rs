@@ -140,6 +140,13 @@ impl Scoreboard {
         self.lost_bytes
     }
 
+    /// No segment is SACKed, marked lost or being retransmitted (the counters say so, kept
+    /// in step with the flags): the scoreboard of a flow between losses.
+    #[inline(always)]
+    pub fn is_clean(&self) -> bool {
+        self.sacked_bytes | self.lost_bytes | self.retransmitted_bytes == 0
+    }
+
     /// RFC 6675 `pipe` (Linux `tcp_packets_in_flight`): outstanding, minus what was SACKed or
     /// is presumed lost, plus retransmissions in flight.
     pub fn pipe(&self) -> u64 {

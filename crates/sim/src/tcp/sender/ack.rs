@@ -15,6 +15,9 @@ impl Sender {
     /// An ACK arrived.
     pub fn on_ack(&mut self, now: SimTime, ack: &Packet, out: &mut Vec<Packet>) {
         debug_assert_eq!(ack.kind, PacketKind::Ack);
+        if self.takes_clean_ack(ack) {
+            return self.on_clean_ack(now, ack, out);
+        }
         let cumulative = ack.seq;
         if cumulative > self.board.snd_nxt() {
             return; // acknowledges data never sent: ignore (RFC 793)
@@ -251,5 +254,228 @@ impl Sender {
         if self.rack_tlp.is_some() {
             self.schedule_probe(now, advanced);
         }
+    }
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Tests only: send every ACK down the full path, to compare the two
+    /// (`clean_ack_tests` below).
+    pub(crate) static FULL_ACK_PATH_ONLY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+impl Sender {
+    /// Whether `ack` is the common one between losses, which [`Sender::on_clean_ack`] takes:
+    /// it moves the cumulative ACK (and no further than snd_nxt), carries no SACK block, no
+    /// new CE mark, no XCP or VCP header; the flow is in Open with a clean scoreboard
+    /// (nothing SACKed, marked lost or retransmitted), no RACK-TLP, undo or TCB sharing,
+    /// and no idle restart under way. Every test is one the full path makes too, on the
+    /// same fields; the full path takes no branch on such an ACK that the fast one leaves
+    /// out (see `on_clean_ack`).
+    #[inline(always)]
+    fn takes_clean_ack(&self, ack: &Packet) -> bool {
+        #[cfg(test)]
+        if FULL_ACK_PATH_ONLY.with(std::cell::Cell::get) {
+            return false;
+        }
+        ack.seq > self.board.snd_una()
+            && ack.seq <= self.board.snd_nxt()
+            && ack.sack_count == 0
+            && self.state == LossState::Open
+            && self.board.is_clean()
+            && ack.ce_bytes <= self.ce_bytes_echoed
+            && !ack.xcp.is_present()
+            && ack.vcp.is_none()
+            && self.restart_cap == u64::MAX
+            && self.rack_tlp.is_none()
+            && self.undo.is_none()
+            && self.sharing.is_none()
+    }
+
+    /// [`Sender::on_ack`] of an ACK that [`Sender::takes_clean_ack`]: the full path with the
+    /// branches that such an ACK cannot take left out. Why each is left out:
+    /// - no SACK block, and nothing SACKed, lost or retransmitted: every segment the ACK
+    ///   covers is delivered by it, none was marked, and no loss can be detected (the
+    ///   SACK and FACK rules need SACKed bytes or a lost head; the duplicate-ACK rules of
+    ///   Reno, NewReno and Tahoe three duplicates, and the count is reset here);
+    /// - Open: no reduction to update, end or start again, no recovery window;
+    /// - no RACK-TLP, undo or sharing: none of their hooks;
+    /// - no new CE mark: no CWR, and `ce_bytes_echoed` stays (the ACK's count is not above
+    ///   it); no XCP or VCP header to keep for the controller (earlier ones still go to it);
+    /// - the ACK moves snd_una: the RTO restarts, or stops with nothing outstanding.
+    ///
+    /// The unit tests `clean_ack_tests` below run scenarios with losses, SACK, every
+    /// recovery, ECN and RACK both ways and compares everything they report.
+    fn on_clean_ack(&mut self, now: SimTime, ack: &Packet, out: &mut Vec<Packet>) {
+        let prior_in_flight = self.pipe();
+        let mut bytes_delivered = 0u64;
+        let mut newest_clean_send: Option<SimTime> = None;
+        let mut rate_state = AckRateState::default();
+        let rate = &mut self.rate;
+        self.board.acknowledge(ack.seq, |_, segment| {
+            bytes_delivered += segment.len as u64;
+            if !segment.ever_retransmitted() {
+                newest_clean_send =
+                    Some(newest_clean_send.map_or(segment.sent_time, |t| t.max(segment.sent_time)));
+            }
+            rate.on_delivered(
+                &mut rate_state,
+                now,
+                segment.len as u64,
+                segment.sent_time,
+                segment.send_state,
+            );
+        });
+        debug_assert!(
+            bytes_delivered > 0,
+            "nothing SACKed: the ACK delivers what it covers"
+        );
+        if let Some(sent) = newest_clean_send {
+            let sample = now - sent;
+            let seq = SequenceState {
+                snd_una: self.board.snd_una(),
+                snd_nxt: self.board.snd_nxt(),
+            };
+            self.rtt.on_sample(sample, seq);
+            self.stats.rtt_sum_ns += sample.as_nanos() as u128;
+            self.stats.rtt_samples += 1;
+            self.stats.rtt_histogram.record(sample.as_nanos());
+        }
+        let rate_sample = self.rate.sample(rate_state, now, self.rtt.min_rtt());
+        self.dup_acks = 0;
+        self.reset_limited_transmit();
+        debug_assert!(
+            !self.board.first_is_lost() && self.board.sacked_bytes() == 0,
+            "no loss detected on a clean scoreboard"
+        );
+
+        let cwnd = self.cc.cwnd();
+        let cwnd_limited = if cwnd < self.cc.ssthresh() {
+            cwnd < 2 * self.max_pipe_in_window
+        } else {
+            self.cwnd_limited
+        };
+        self.cc.on_ack(&Ack {
+            now,
+            bytes_acked: bytes_delivered,
+            rtt: newest_clean_send.map(|sent| now - sent),
+            min_rtt: self.rtt.min_rtt(),
+            srtt: self.rtt.srtt(),
+            prior_in_flight,
+            bytes_in_flight: self.pipe(),
+            delivered: self.rate.delivered(),
+            newly_lost: 0,
+            snd_una: self.board.snd_una(),
+            snd_nxt: self.board.snd_nxt(),
+            ecn_ce_bytes: std::mem::take(&mut self.ce_bytes_unreported),
+            xcp_feedback: self.xcp_feedback_unreported.take(),
+            vcp_load: self.vcp_unreported.take(),
+            rate_sample,
+            in_recovery: false,
+            cwnd_limited,
+        });
+        self.check_mode(now, ModeCause::Ack);
+
+        self.rto_deadline = if self.board.outstanding() == 0 {
+            None
+        } else {
+            Some(now + self.rtt.rto())
+        };
+        self.refill_send_buffer(now);
+        self.transmit(now, out);
+    }
+}
+
+/// The clean-ACK path against the full one: the same scenarios, every ACK through the full
+/// path or the common ones through [`Sender::on_clean_ack`], must report the same, to the
+/// byte: the run's result and everything streamed (flow, link and packet samples, flow
+/// events). The scenarios leave the fast path often (losses random and from overflow, SACK
+/// and every other recovery, ECN marks, RACK-TLP, undo, an application that goes idle).
+#[cfg(test)]
+mod clean_ack_tests {
+    use super::FULL_ACK_PATH_ONLY;
+    use crate::result::RunResult;
+    use crate::simulation::Simulation;
+    use crate::trace::MemorySink;
+
+    fn run(text: &str, full_path_only: bool) -> (RunResult, MemorySink) {
+        let scenario =
+            cclab_scenario::from_str("test.toml", text, &[]).expect("the test scenario is valid");
+        FULL_ACK_PATH_ONLY.with(|only| only.set(full_path_only));
+        let simulation = Simulation::new(&scenario);
+        let mut sink = MemorySink::default();
+        let result = simulation
+            .run(&mut sink, &mut |_| {})
+            .expect("invariants hold");
+        FULL_ACK_PATH_ONLY.with(|only| only.set(false));
+        (result, sink)
+    }
+
+    fn assert_paths_agree(text: &str) {
+        let (full, full_sink) = run(text, true);
+        let (fast, fast_sink) = run(text, false);
+        assert_eq!(fast, full);
+        assert_eq!(fast_sink.flows, full_sink.flows);
+        assert_eq!(fast_sink.links, full_sink.links);
+        assert_eq!(fast_sink.packets, full_sink.packets);
+        assert_eq!(fast_sink.events, full_sink.events);
+        // Every flow must leave the fast path (a recovery) and come back to it.
+        for flow in &full.flows {
+            assert!(flow.fast_recoveries + flow.timeouts > 0 || flow.ce_bytes > 0);
+            assert!(
+                flow.retransmissions < flow.packets_sent / 10,
+                "mostly clean ACKs"
+            );
+        }
+    }
+
+    /// Five recoveries over a lossy bottleneck (random bursts of loss and overflow).
+    #[test]
+    fn every_recovery_over_a_lossy_link() {
+        let mut text = String::from(
+            r#"
+name = "t"
+duration = "4s"
+seed = 3
+[topology]
+bottleneck = { rate = "50Mbps", delay = "10ms", buffer = "1bdp", loss = { model = "gilbert-elliott", p_good_to_bad = 0.004, p_bad_to_good = 0.3 } }
+access = { rate = "1Gbps", delay = "0.5ms" }
+"#,
+        );
+        for (cc, recovery) in [
+            ("reno", "reno"),
+            ("reno", "newreno"),
+            ("cubic", "sack"),
+            ("reno", "tahoe"),
+            ("cubic", "fack"),
+        ] {
+            text += &format!("[[flows]]\ncc = \"{cc}\"\nrecovery = \"{recovery}\"\n");
+        }
+        assert_paths_agree(&text);
+    }
+
+    /// CE marks (ECN on a marking queue), RACK-TLP with undo, and an on/off application
+    /// whose idle periods restart the window, sharing one bottleneck that overflows.
+    #[test]
+    fn ecn_rack_undo_and_idle_restarts() {
+        assert_paths_agree(
+            r#"
+name = "t"
+duration = "4s"
+seed = 5
+[topology]
+bottleneck = { rate = "100Mbps", delay = "5ms", buffer = 60, ecn_threshold = 20 }
+access = { rate = "1Gbps", delay = "0.5ms" }
+[[flows]]
+cc = "cubic"
+ecn = true
+[[flows]]
+cc = "cubic"
+loss_detection = "rack-tlp"
+undo = true
+[[flows]]
+cc = "newreno"
+"#,
+        );
     }
 }
