@@ -8,6 +8,14 @@ use crate::packet::{Ecn, LoadFactor, MAX_SACK_BLOCKS, Packet, PacketKind, SackOf
 
 use super::{ModeCause, Sender};
 
+/// What [`Sender::send_segment`] did that its callers need.
+pub(super) struct SegmentSent {
+    /// The bytes in flight after the segment.
+    pub(super) pipe_after: u64,
+    /// The controller was told of the send (`on_packet_sent`), which may change its window.
+    pub(super) told_controller: bool,
+}
+
 impl Sender {
     /// The send timer (pacing or TCP Small Queues) expired: send what is due.
     pub fn on_send_timer(&mut self, now: SimTime, out: &mut Vec<Packet>) {
@@ -34,6 +42,9 @@ impl Sender {
         let mut told = false;
         // The receive window, which only an ACK moves.
         let rwnd = self.receive_window();
+        // Whether anything sets a pacing rate: fixed per flow, so asked once per burst
+        // rather than per segment (`pacing_rate` is `None` otherwise).
+        let may_pace = self.cc_paces || self.config.pacing;
         loop {
             debug_assert_eq!(window, self.window(), "window in step with the controller");
             debug_assert_eq!(
@@ -76,7 +87,8 @@ impl Sender {
                 self.send_deadline = Some(release);
                 break;
             }
-            if let Some(rate) = self.pacing_rate() {
+            debug_assert!(may_pace || self.pacing_rate().is_none());
+            if may_pace && let Some(rate) = self.pacing_rate() {
                 if now < self.next_send_time && !forced {
                     self.send_deadline = Some(self.next_send_time);
                     break;
@@ -91,8 +103,9 @@ impl Sender {
             } else if beyond_window {
                 self.limited_transmit.sent += len as u64;
             }
-            pipe = self.send_segment(now, seq, len, retransmission.is_some(), pipe, out);
-            if self.tells_controller(len, pipe) {
+            let sent = self.send_segment(now, seq, len, retransmission.is_some(), pipe, out);
+            pipe = sent.pipe_after;
+            if sent.told_controller {
                 window = self.window();
                 told = true;
             }
@@ -145,7 +158,8 @@ impl Sender {
         host.blocked_until(now, host.time_to_send(limit))
     }
 
-    /// Send one segment; `pipe` is the bytes in flight before it. Returns them after it.
+    /// Send one segment; `pipe` is the bytes in flight before it. Returns them after it, and
+    /// whether the controller was told of the send (which may change its window).
     #[inline(always)]
     pub(super) fn send_segment(
         &mut self,
@@ -155,7 +169,7 @@ impl Sender {
         retransmission: bool,
         pipe: u64,
         out: &mut Vec<Packet>,
-    ) -> u64 {
+    ) -> SegmentSent {
         if self.app_limited_after.is_some() && !retransmission {
             self.check_app_limited_after_remainder(seq, len, pipe);
         }
@@ -199,7 +213,8 @@ impl Sender {
             pipe + len as u64
         };
         debug_assert_eq!(pipe_after, self.pipe(), "the flight after a send");
-        if self.tells_controller(len, pipe_after) {
+        let told_controller = self.tells_controller(len, pipe_after);
+        if told_controller {
             self.cc.on_packet_sent(now, len as u64, pipe_after);
         }
         out.push(Packet {
@@ -232,7 +247,10 @@ impl Sender {
                 0
             },
         });
-        pipe_after
+        SegmentSent {
+            pipe_after,
+            told_controller,
+        }
     }
 
     /// XCP's congestion header for a data segment sent now (§3.1: H_cwnd, H_rtt and the
