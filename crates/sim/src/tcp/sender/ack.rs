@@ -305,7 +305,7 @@ impl Sender {
     /// - the ACK moves snd_una: the RTO restarts, or stops with nothing outstanding.
     ///
     /// The unit tests `clean_ack_tests` below run scenarios with losses, SACK, every
-    /// recovery, ECN and RACK both ways and compares everything they report.
+    /// recovery, ECN and RACK both ways and compare everything they report.
     fn on_clean_ack(&mut self, now: SimTime, ack: &Packet, out: &mut Vec<Packet>) {
         let prior_in_flight = self.pipe();
         let mut bytes_delivered = 0u64;
