@@ -1189,6 +1189,49 @@ impl Simulation {
                     .map(|i| i as u32),
             );
         }
+        let at_window_start = std::mem::take(&mut self.reported_at_window_start);
+        let links = self
+            .reported
+            .iter()
+            .zip(at_window_start)
+            .map(|(&id, (at_window_start, busy_at_window_start))| {
+                let link = &self.links[id as usize];
+                LinkResult {
+                    name: link.name().to_string(),
+                    rate_bps: link.rate_bps(),
+                    busy: link.busy_until_time(end),
+                    stats: link.stats().clone(),
+                    at_window_start,
+                    busy_at_window_start,
+                    wifi: link.is_wifi(),
+                }
+            })
+            .collect();
+        // A flow that never started (it would have at the run's end) reports the endpoints
+        // it would have had, untouched: made here, while the links (its NIC's rate) exist,
+        // and folded at once (a fresh receiver has completed nothing, as a pending one).
+        for (id, flow) in self.flows.iter_mut().enumerate() {
+            if flow.udp.is_none() && matches!(flow.endpoints, Endpoints::Pending) {
+                let group = &self.flow_groups[flow.group as usize];
+                let Endpoints::Running(running) =
+                    endpoints_of(group, id as u32, &self.links, &self.hops, flow.routes)
+                else {
+                    unreachable!("endpoints_of makes running endpoints");
+                };
+                let closed = Closed::new(running.sender, running.receiver);
+                flow.endpoints = Endpoints::Closed(Box::new(closed));
+            }
+        }
+        // Nothing reads the network any more: give back the links (four per flow), the event
+        // queue and the buffers before the results are made, so that the run's end does not
+        // hold both (docs/performance.md, "Memory per idle flow").
+        drop(std::mem::take(&mut self.links));
+        drop(std::mem::take(&mut self.queue));
+        drop(std::mem::take(&mut self.roles));
+        drop(std::mem::take(&mut self.outbox));
+        drop(std::mem::take(&mut self.link_drops));
+        drop(std::mem::take(&mut self.packet_log));
+        drop(std::mem::take(&mut self.event_log));
         // The flows are consumed here: their histograms move into the results instead of
         // being copied (a copy per flow is what 100 000 flows cannot afford).
         let flows = std::mem::take(&mut self.flows)
@@ -1220,18 +1263,7 @@ impl Simulation {
                 } = match endpoints {
                     Endpoints::Closed(closed) => *closed,
                     Endpoints::Running(running) => Closed::new(running.sender, running.receiver),
-                    // Never started (it would have at the run's end): the endpoints it would
-                    // have had, untouched.
-                    Endpoints::Pending => {
-                        let group = &self.flow_groups[flow.group as usize];
-                        let routes = flow.routes;
-                        let endpoints =
-                            endpoints_of(group, id as u32, &self.links, &self.hops, routes);
-                        let Endpoints::Running(running) = endpoints else {
-                            unreachable!("endpoints_of makes running endpoints");
-                        };
-                        Closed::new(running.sender, running.receiver)
-                    }
+                    Endpoints::Pending => unreachable!("pending endpoints were folded above"),
                 };
                 let rtt = std::mem::take(&mut stats.rtt_histogram);
                 FlowResult {
@@ -1266,24 +1298,6 @@ impl Simulation {
                     rtt,
                     at_window_start,
                     udp: None,
-                }
-            })
-            .collect();
-        let at_window_start = std::mem::take(&mut self.reported_at_window_start);
-        let links = self
-            .reported
-            .iter()
-            .zip(at_window_start)
-            .map(|(&id, (at_window_start, busy_at_window_start))| {
-                let link = &self.links[id as usize];
-                LinkResult {
-                    name: link.name().to_string(),
-                    rate_bps: link.rate_bps(),
-                    busy: link.busy_until_time(end),
-                    stats: link.stats().clone(),
-                    at_window_start,
-                    busy_at_window_start,
-                    wifi: link.is_wifi(),
                 }
             })
             .collect();
@@ -1509,6 +1523,66 @@ mod tests {
                 "the RTT histogram moves into the result"
             );
         }
+    }
+
+    #[test]
+    fn a_run_ended_before_a_flow_starts_reports_it_with_untouched_endpoints() {
+        // `finish` gives the links back before it makes the results, so a flow still pending
+        // gets its endpoints (whose NIC rate is its first link's) before that: it reports
+        // its own controller, its start and nothing sent, as endpoints never used would.
+        let text = r#"
+            duration = "300ms"
+            [topology]
+            bottleneck = { rate = "100Mbps", delay = "4ms", buffer = 100 }
+            access = { rate = "1Gbps", delay = "500us" }
+            [[flows]]
+            cc = "cubic"
+            size = "28960B"
+            [[flows]]
+            cc = "reno"
+            size = "28960B"
+            start = "200ms"
+        "#;
+        let scenario =
+            cclab_scenario::from_str("test.toml", text, &[]).expect("the test scenario is valid");
+        let mut simulation = Simulation::new(&scenario);
+        let until = SimTime::ZERO + SimDuration::from_millis(99);
+        while simulation.queue.peek_time().is_some_and(|t| t <= until) {
+            let (time, event) = simulation.queue.pop().expect("peeked");
+            simulation.now = time;
+            simulation
+                .dispatch(event, &mut NullSink)
+                .expect("invariants hold");
+        }
+        assert!(matches!(simulation.flows[1].endpoints, Endpoints::Pending));
+        let result = simulation.finish();
+        let first = &result.flows[0];
+        assert_eq!(first.cc, "cubic");
+        assert_eq!(
+            first.delivered_bytes, 28_960,
+            "the first flow is done by 99 ms"
+        );
+        let pending = &result.flows[1];
+        assert_eq!(pending.cc, "reno");
+        assert_eq!(pending.start, SimTime::ZERO + SimDuration::from_millis(200));
+        assert_eq!(
+            (
+                pending.packets_sent,
+                pending.bytes_acked,
+                pending.delivered_bytes
+            ),
+            (0, 0, 0)
+        );
+        assert_eq!(
+            (pending.completed_at, pending.min_rtt, pending.mean_rtt),
+            (None, None, None)
+        );
+        assert_eq!(pending.rtt, crate::histogram::Histogram::default());
+        // The links' results are made before the links are given back: the dumbbell reports
+        // its bottleneck (`RunResult::links`).
+        let names: Vec<&str> = result.links.iter().map(|l| l.name.as_str()).collect();
+        assert_eq!(names, ["bottleneck"]);
+        assert_eq!(result.links[0].rate_bps, 100_000_000);
     }
 
     #[test]
