@@ -141,11 +141,11 @@ impl Sender {
     /// wrote without end now: what the congestion window and the receiver's window leave
     /// room for, at most one TSO/GSO packet for a paced sender (none while the pacer waits),
     /// and what TCP Small Queues lets go to the NIC (none while it holds the socket back).
-    /// The model's sender host has a NIC, so TSQ holds an unpaced burst and the writer with
-    /// it; the kernels of `cclab emulate` write into a TUN device, whose driver orphans each
-    /// packet as it takes it, so TSQ never holds them and their writer is not held either
-    /// (validation/linux.md, group 2). Pending retransmissions, which would go first, are
-    /// left out.
+    /// A sender host with a NIC (the default) has TSQ hold an unpaced burst and the writer
+    /// with it; with `small_queues = false` (a TUN device, as under `cclab emulate`, whose
+    /// driver orphans each packet as it takes it) TSQ never holds the sender, and its writer
+    /// runs on to what the window allows (validation/linux.md, group 2). Pending
+    /// retransmissions, which would go first, are left out.
     fn sent_at_once_end(&self, now: SimTime) -> u64 {
         let (snd_una, snd_nxt) = (self.board.snd_una(), self.board.snd_nxt());
         let mss = self.config.mss;
