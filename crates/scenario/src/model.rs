@@ -412,6 +412,11 @@ pub struct FlowGroup {
     /// at most this much written and unacknowledged, Linux's `tcp_wmem[2]`); `None`:
     /// unlimited.
     pub send_buffer: Option<u64>,
+    /// `small_queues`: the sender keeps TCP Small Queues' limit on what waits at its NIC
+    /// (Linux `tcp_small_queue_check`; the default), or, `false`, its host's device takes
+    /// every packet at once, as a TUN device does (`tun_net_xmit` orphans each skb), so
+    /// TSQ never holds the sender (docs/model.md, "Send buffer").
+    pub small_queues: bool,
     /// Handshake and close, quick-ACK, receive-window auto-tuning (all off by default).
     pub connection: crate::connection::ConnectionOptions,
     /// RFC 6298 §2.4's floor on the RTO; with Linux's estimator, `tcp_rto_min`, the floor

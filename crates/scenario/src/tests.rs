@@ -533,6 +533,11 @@ fn malformed_inputs_name_file_key_and_problem() {
             "flows.0.send_buffer",
             "bytes",
         ),
+        (
+            "cc = \"reno\"\nsmall_queues = \"tun\"",
+            "flows.0.small_queues",
+            "true or false",
+        ),
         ("cc = \"reno\"\ndrop = [-1]", "flows.0.drop", "indexes"),
         (
             "cc = \"reno\"\nmin_rto = \"0ms\"",

@@ -444,6 +444,55 @@ cc = "reno"
     );
 }
 
+#[test]
+fn a_sender_host_without_small_queues_parks_its_whole_window_on_its_own_link() {
+    // The previous test's path with `small_queues = false`: the host's device takes every
+    // packet at once (a TUN device: `tun_net_xmit` orphans each skb, so
+    // `tcp_small_queue_check` never holds the socket), so nothing keeps the window in the
+    // socket. No loss (the slow access link never fills the bottleneck, its own buffer is
+    // unlimited), so Reno stays in slow start, and it is cwnd-limited at every ACK: the
+    // window grows without end, all of it queued on the 5 Mbit/s link.
+    let (result, sink) = run(r#"
+duration = "10s"
+[topology]
+bottleneck = { rate = "10Mbps", delay = "30ms", buffer = "1bdp" }
+access = { rate = "5Mbps", delay = "1ms" }
+[[flows]]
+cc = "reno"
+small_queues = false
+"#);
+    let flow = &result.flows[0];
+    assert_eq!((flow.drops, flow.retransmissions, flow.timeouts), (0, 0, 0));
+    let goodput = delivered_between(&sink.flows, 0, 2.0, 10.0) as f64 * 8.0 / (10.0 - 2.0);
+    let expected = 5e6 * 1448.0 / 1500.0;
+    assert!(
+        (goodput / expected - 1.0).abs() < 0.002,
+        "goodput {goodput} vs {expected}"
+    );
+    for s in &sink.flows {
+        // RFC 3465 with L = 2 (Linux's tcp_slow_start adds the segments acked): each ACK,
+        // of one or two segments, grows the window by what it acknowledged, so the window
+        // is the initial 10 segments plus everything acknowledged; and TCP sent all of it.
+        assert_eq!(s.cwnd_bytes, 10 * 1448 + s.bytes_acked, "at {:?}", s.time);
+        assert_eq!(s.inflight_bytes, s.cwnd_bytes, "at {:?}", s.time);
+    }
+    // The round trip of a packet is the flight queued ahead of it on the host's link at
+    // its rate (Little's law; the rest of the path holds 5 Mbit/s × 70 ms ≈ 44 kB, under
+    // 1 % of it): the last RTT sample against the flight when that packet left.
+    let last = sink.flows.last().expect("samples were taken");
+    let rtt = last.rtt.expect("an RTT sample").as_secs_f64();
+    let sent = sink
+        .flows
+        .iter()
+        .rfind(|s| s.time.as_secs_f64() <= last.time.as_secs_f64() - rtt)
+        .expect("the packet was sent during the run");
+    let queued_s = sent.inflight_bytes as f64 * 1500.0 / 1448.0 * 8.0 / 5e6;
+    assert!(
+        rtt > 1.0 && (rtt / queued_s - 1.0).abs() < 0.02,
+        "RTT {rtt} s against {queued_s} s of queue"
+    );
+}
+
 /// `extra_rtt` lengthens the sender's access link by half of it in each direction
 /// (docs/scenarios.md: "on the sender's access link, half each way"). One-way delays of the first
 /// data segment and of its ACK, worked out hop by hop (store-and-forward: each link adds

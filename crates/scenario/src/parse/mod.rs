@@ -602,6 +602,7 @@ const FLOW_KEYS: &[&str] = &[
     "receive_window",
     "tcp_rmem",
     "send_buffer",
+    "small_queues",
     "handshake",
     "quick_ack",
     "drop_syn",
@@ -822,6 +823,12 @@ fn flow_group(section: &Section, topology: &Topology) -> Result<FlowGroup, Scena
             return Err(section.invalid("send_buffer", "must be \"unlimited\" or bytes (\"4MiB\")"));
         }
     };
+    // A host whose device orphans each packet (TUN) never lets TSQ hold the sender.
+    let small_queues = match section.get("small_queues") {
+        None => true,
+        Some(Value::Boolean(b)) => *b,
+        Some(_) => return Err(section.invalid("small_queues", "must be true or false")),
+    };
     let min_rto = section.duration_or("min_rto", "200ms")?;
     if min_rto.is_zero() {
         return Err(section.invalid("min_rto", "must be longer than zero"));
@@ -924,6 +931,7 @@ fn flow_group(section: &Section, topology: &Topology) -> Result<FlowGroup, Scena
         delayed_ack: delayed_ack_enabled.then_some(delayed_ack_timeout),
         receive_window,
         send_buffer,
+        small_queues,
         connection,
         min_rto,
         rto_estimator,

@@ -223,3 +223,15 @@ fn a_controller_setting_the_table_gives_wins_over_the_stack() {
         (1.0, 4.0)
     );
 }
+
+#[test]
+fn both_stacks_keep_tcp_small_queues_and_a_table_may_turn_them_off() {
+    // TSQ is the sending host's, not the TCP model's: a Linux host with a NIC has it, one
+    // whose device orphans each packet (TUN) never uses it; so neither stack sets the key.
+    for keys in ["", "stack = \"linux\"", "stack = \"rfc\""] {
+        assert!(group(keys).unwrap().small_queues, "{keys}");
+    }
+    let g = group("stack = \"linux\"\nsmall_queues = false").unwrap();
+    assert!(!g.small_queues);
+    assert_eq!(g.send_buffer, Some(4 << 20), "the rest of the stack stands");
+}

@@ -12,7 +12,10 @@ use crate::tcp::sender::{Sender, SenderConfig};
 
 /// Fresh endpoints of flow `id` of `group`, carrying `size` application bytes (`None`:
 /// unlimited), whose sender's NIC (its first link) runs at `nic_rate_bps` (`None`: the
-/// sender keeps no TCP Small Queues limit, as for a UDP flow's idle sender).
+/// sender keeps no TCP Small Queues limit, as for a UDP flow's idle sender). A group with
+/// `small_queues = false` keeps none either: its host's device takes each packet at once
+/// (a TUN device, whose `tun_net_xmit` orphans the skb, so `tcp_small_queue_check` never
+/// finds the socket's packets waiting), and every packet TCP sends goes to the access link.
 pub fn endpoints(
     group: &FlowGroup,
     id: u32,
@@ -51,7 +54,7 @@ pub fn endpoints(
             rto_estimator: group.rto_estimator,
             pacing: group.pacing,
             ecn: group.ecn,
-            nic_rate_bps,
+            nic_rate_bps: nic_rate_bps.filter(|_| group.small_queues),
         },
         cc,
     );

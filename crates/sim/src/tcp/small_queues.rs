@@ -10,6 +10,13 @@
 //! whose window runs away (Hybla's `2^ρ − 1` per ACK at ρ = 10) would park millions of
 //! packets on its access link.
 //!
+//! A host whose device takes every packet at once keeps no such limit: a TUN device's
+//! `tun_net_xmit` (drivers/net/tun.c) calls `skb_orphan` on each skb it queues for the
+//! reading process, which runs the skb's destructor and takes its truesize out of
+//! `sk_wmem_alloc` before the packet has gone anywhere, so `tcp_small_queue_check` never
+//! finds the socket over its limit. A flow with `small_queues = false` models that host:
+//! it has no `SmallQueues`, and every packet TCP sends goes to its access link at once.
+//!
 //! The sender's access link carries only its own data, so the host knows when its NIC will
 //! be idle: `busy_until` advances by each packet's serialization time, computed as the link
 //! computes it (exactly, unless the access link's own buffer drops a packet, which only an

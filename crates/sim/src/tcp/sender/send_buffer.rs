@@ -141,11 +141,11 @@ impl Sender {
     /// wrote without end now: what the congestion window and the receiver's window leave
     /// room for, at most one TSO/GSO packet for a paced sender (none while the pacer waits),
     /// and what TCP Small Queues lets go to the NIC (none while it holds the socket back).
-    /// The model's sender host has a NIC, so TSQ holds an unpaced burst and the writer with
-    /// it; the kernels of `cclab emulate` write into a TUN device, whose driver orphans each
-    /// packet as it takes it, so TSQ never holds them and their writer is not held either
-    /// (validation/linux.md, group 2). Pending retransmissions, which would go first, are
-    /// left out.
+    /// A sender host with a NIC (the default) has TSQ hold an unpaced burst and the writer
+    /// with it; with `small_queues = false` (a TUN device, as under `cclab emulate`, whose
+    /// driver orphans each packet as it takes it) TSQ never holds the sender, and its writer
+    /// runs on to what the window allows (validation/linux.md, group 2). Pending
+    /// retransmissions, which would go first, are left out.
     fn sent_at_once_end(&self, now: SimTime) -> u64 {
         let (snd_una, snd_nxt) = (self.board.snd_una(), self.board.snd_nxt());
         let mss = self.config.mss;
@@ -225,6 +225,7 @@ impl Sender {
 
 #[cfg(test)]
 mod tests {
+    use cclab_cc::SimDuration;
     use cclab_scenario::Recovery;
 
     use crate::tcp::sender::Sender;
@@ -322,6 +323,72 @@ mod tests {
         s.on_ack(at(101), &ack(2 * MSS, &[]), &mut out);
         assert_eq!(s.data_end, 9 * MSS);
         assert_eq!(seqs(&out), [6 * MSS, 7 * MSS, 8 * MSS]);
+    }
+
+    /// An unlimited bulk sender (no send buffer) after its initial window of 10 segments
+    /// (sent at 0) is acknowledged at once at 100 ms, whose sender's host has a 1 Gbit/s
+    /// NIC kept by TCP Small Queues (`small_queues`) or a device that takes every packet at
+    /// once (`small_queues = false`, a TUN device: `nic_rate_bps` = `None`). Returns the
+    /// sender and the segments the ACK released.
+    fn window_opened_at_once(small_queues: bool) -> (Sender, Vec<crate::packet::Packet>) {
+        let mut s = sender(Recovery::Sack);
+        if small_queues {
+            s.small_queues = Some(crate::tcp::small_queues::SmallQueues::new(
+                1_000_000_000,
+                MSS + s.config.header_bytes,
+            ));
+        }
+        let mut out = Vec::new();
+        s.start(at(0), &mut out);
+        assert_eq!(
+            out.len(),
+            10,
+            "the initial window leaves at once either way"
+        );
+        out.clear();
+        // Five delayed ACKs of two segments each, all at 100 ms (a compressed ACK train):
+        // slow start grows the window by two segments per ACK (RFC 3465, L = 2), to 20.
+        for k in 1..=5 {
+            s.on_ack(at(100), &ack(2 * k * MSS, &[]), &mut out);
+        }
+        assert_eq!(s.window(), 20 * MSS);
+        (s, out)
+    }
+
+    #[test]
+    fn a_host_without_small_queues_hands_the_whole_window_to_its_link_at_once() {
+        // tun_net_xmit (drivers/net/tun.c) calls skb_orphan on each packet it takes, which
+        // runs the skb's destructor (tcp_wfree) and takes its truesize out of the socket's
+        // sk_wmem_alloc: tcp_small_queue_check (net/ipv4/tcp_output.c) never finds more
+        // than its limit waiting, so TCP sends all the window allows. The window of 20 is
+        // open and nothing is in flight: all 20 segments leave at 100 ms.
+        let (s, out) = window_opened_at_once(false);
+        assert_eq!(seqs(&out), (10..30).map(|k| k * MSS).collect::<Vec<_>>());
+        assert_eq!(s.pipe(), s.window());
+    }
+
+    #[test]
+    fn tcp_small_queues_hold_the_same_window_at_the_limit() {
+        // With a NIC, tcp_small_queue_check stops tcp_write_xmit once more than its limit
+        // waits there: max(2 packets, 1 ms of the pacing rate). The pacing rate is Linux's
+        // default, 200 % × cwnd / srtt in slow start: at most 2 × 20 000 B / 100 ms = 400 kB/s,
+        // whose millisecond (>> 10: 390 B) is less than two packets, so the limit is 2 × 1040
+        // wire bytes. The NIC takes packets while its backlog is within it: the first three
+        // leave (the third finds two packets, exactly the limit, waiting), the rest wait in
+        // the socket until the NIC has sent one: 1040 B at 1 Gbit/s = 8320 ns.
+        let (s, out) = window_opened_at_once(true);
+        let wire = MSS + s.config.header_bytes;
+        let rate_bps = 2 * 20 * MSS * 8 * 10; // 200 % of cwnd per 100 ms, in bit/s
+        let limit = ((rate_bps / 8) >> 10).max(2 * wire);
+        assert_eq!(limit, 2 * wire);
+        let leave = limit / wire + 1;
+        assert_eq!(
+            seqs(&out),
+            (10..10 + leave).map(|k| k * MSS).collect::<Vec<_>>()
+        );
+        assert_eq!(s.pipe(), leave * MSS);
+        let one_packet = SimDuration::from_nanos(wire * 8);
+        assert_eq!(s.send_deadline, Some(at(100) + one_packet));
     }
 
     #[test]
