@@ -1322,6 +1322,40 @@ mod tests {
     use crate::topology::dumbbell::{BOTTLENECK, BOTTLENECK_REVERSE};
     use crate::trace::NullSink;
 
+    /// Run the event loop up to and including `ms` milliseconds, as `run` would.
+    fn run_until(simulation: &mut Simulation, ms: u64) {
+        let until = SimTime::ZERO + SimDuration::from_millis(ms);
+        while simulation.queue.peek_time().is_some_and(|t| t <= until) {
+            let (time, event) = simulation.queue.pop().expect("peeked");
+            simulation.now = time;
+            simulation
+                .dispatch(event, &mut NullSink)
+                .expect("invariants hold");
+        }
+    }
+
+    /// A CUBIC flow of 20 segments from 0 ms and a `second_cc` flow of 20 segments from
+    /// 200 ms on a small dumbbell, 300 ms; `extra` is appended to the scenario text.
+    fn two_short_flows(second_cc: &str, extra: &str) -> cclab_scenario::Scenario {
+        let text = format!(
+            r#"
+            duration = "300ms"
+            [topology]
+            bottleneck = {{ rate = "100Mbps", delay = "4ms", buffer = 100 }}
+            access = {{ rate = "1Gbps", delay = "500us" }}
+            [[flows]]
+            cc = "cubic"
+            size = "28960B"
+            [[flows]]
+            cc = "{second_cc}"
+            size = "28960B"
+            start = "200ms"
+            {extra}
+        "#
+        );
+        cclab_scenario::from_str("test.toml", &text, &[]).expect("the test scenario is valid")
+    }
+
     /// Run `text`, with the bottleneck's drop-tail replaced by the same FIFO run as a
     /// scheduled discipline if `scheduled`.
     fn run_with_bottleneck(text: &str, scheduled: bool) -> RunResult {
@@ -1487,16 +1521,7 @@ mod tests {
         assert!(!simulation.links[BOTTLENECK as usize].one_flow);
         assert!(!simulation.links[BOTTLENECK_REVERSE as usize].one_flow);
         let until = SimTime::ZERO + SimDuration::from_millis(150);
-        while let Some(time) = simulation.queue.peek_time() {
-            if time > until {
-                break;
-            }
-            let (time, event) = simulation.queue.pop().expect("peeked");
-            simulation.now = time;
-            simulation
-                .dispatch(event, &mut NullSink)
-                .expect("invariants hold");
-        }
+        run_until(&mut simulation, 150);
         for id in 0..2 {
             assert!(simulation.flows[id].completed_at().is_some());
             assert!(
@@ -1530,30 +1555,8 @@ mod tests {
         // `finish` gives the links back before it makes the results, so a flow still pending
         // gets its endpoints (whose NIC rate is its first link's) before that: it reports
         // its own controller, its start and nothing sent, as endpoints never used would.
-        let text = r#"
-            duration = "300ms"
-            [topology]
-            bottleneck = { rate = "100Mbps", delay = "4ms", buffer = 100 }
-            access = { rate = "1Gbps", delay = "500us" }
-            [[flows]]
-            cc = "cubic"
-            size = "28960B"
-            [[flows]]
-            cc = "reno"
-            size = "28960B"
-            start = "200ms"
-        "#;
-        let scenario =
-            cclab_scenario::from_str("test.toml", text, &[]).expect("the test scenario is valid");
-        let mut simulation = Simulation::new(&scenario);
-        let until = SimTime::ZERO + SimDuration::from_millis(99);
-        while simulation.queue.peek_time().is_some_and(|t| t <= until) {
-            let (time, event) = simulation.queue.pop().expect("peeked");
-            simulation.now = time;
-            simulation
-                .dispatch(event, &mut NullSink)
-                .expect("invariants hold");
-        }
+        let mut simulation = Simulation::new(&two_short_flows("reno", ""));
+        run_until(&mut simulation, 99);
         assert!(matches!(simulation.flows[1].endpoints, Endpoints::Pending));
         let result = simulation.finish();
         let first = &result.flows[0];
@@ -1590,34 +1593,8 @@ mod tests {
         // Flow 0 sends 20 segments from 0 ms and is done long before the 100 ms tick; flow 1
         // starts at 200 ms. At 99 ms flow 0 is done but running, flow 1 has no endpoints; the
         // 100 ms tick folds flow 0's, whose time-series row must stay what its endpoints gave.
-        let text = r#"
-            duration = "300ms"
-            [topology]
-            bottleneck = { rate = "100Mbps", delay = "4ms", buffer = 100 }
-            access = { rate = "1Gbps", delay = "500us" }
-            [[flows]]
-            cc = "cubic"
-            size = "28960B"
-            [[flows]]
-            cc = "newreno"
-            size = "28960B"
-            start = "200ms"
-            [output]
-            interval = "100ms"
-        "#;
-        let scenario =
-            cclab_scenario::from_str("test.toml", text, &[]).expect("the test scenario is valid");
+        let scenario = two_short_flows("newreno", "[output]\ninterval = \"100ms\"");
         let mut simulation = Simulation::new(&scenario);
-        let run_until = |simulation: &mut Simulation, ms: u64| {
-            let until = SimTime::ZERO + SimDuration::from_millis(ms);
-            while simulation.queue.peek_time().is_some_and(|t| t <= until) {
-                let (time, event) = simulation.queue.pop().expect("peeked");
-                simulation.now = time;
-                simulation
-                    .dispatch(event, &mut NullSink)
-                    .expect("invariants hold");
-            }
-        };
         assert!(matches!(simulation.flows[0].endpoints, Endpoints::Pending));
         run_until(&mut simulation, 99);
         let Endpoints::Running(running) = &simulation.flows[0].endpoints else {
