@@ -1,7 +1,7 @@
 //! An ACK arrives: scoreboard, RTT and delivery-rate samples, loss detection, the
 //! controller's update, the window during a reduction, the RTO.
 
-use cclab_cc::{Ack, SimTime};
+use cclab_cc::{Ack, SimDuration, SimTime};
 use cclab_scenario::{LostRetransmission, Recovery};
 
 use crate::packet::{Packet, PacketKind};
@@ -79,15 +79,7 @@ impl Sender {
         }
         let advanced = self.board.snd_una() > prior_una;
         if let Some(sent) = newest_clean_send {
-            let sample = now - sent;
-            let seq = SequenceState {
-                snd_una: self.board.snd_una(),
-                snd_nxt: self.board.snd_nxt(),
-            };
-            self.rtt.on_sample(sample, seq);
-            self.stats.rtt_sum_ns += sample.as_nanos() as u128;
-            self.stats.rtt_samples += 1;
-            self.stats.rtt_histogram.record(sample.as_nanos());
+            self.record_rtt_sample(now - sent);
         }
         let rate_sample = self.rate.sample(rate_state, now, self.rtt.min_rtt());
 
@@ -167,14 +159,7 @@ impl Sender {
             // The ACK that ends a reduction does not grow the window either: it acknowledges
             // data delivered during it, which was already accounted for.
             let in_recovery = was_reducing || self.is_reducing();
-            let cwnd = self.cc.cwnd();
-            let cwnd_limited = if cwnd < self.cc.ssthresh() {
-                // Linux tcp_is_cwnd_limited: in slow start, grow while cwnd < 2 × the largest
-                // flight of the last window.
-                cwnd < 2 * self.max_pipe_in_window
-            } else {
-                self.cwnd_limited
-            };
+            let cwnd_limited = self.is_cwnd_limited();
             // Regrowing after an idle restart: the controller's own window was not in
             // force, so it must not grow; the cap grows instead (RFC 5681 §3.1 slow start).
             let cwnd_limited = if self.restart_cap == u64::MAX {
@@ -265,6 +250,33 @@ thread_local! {
 }
 
 impl Sender {
+    /// An RTT sample from the newest segment the ACK delivered that was never retransmitted
+    /// (Karn's rule): to the estimator and to the run's RTT statistics.
+    #[inline(always)]
+    fn record_rtt_sample(&mut self, sample: SimDuration) {
+        let seq = SequenceState {
+            snd_una: self.board.snd_una(),
+            snd_nxt: self.board.snd_nxt(),
+        };
+        self.rtt.on_sample(sample, seq);
+        self.stats.rtt_sum_ns += sample.as_nanos() as u128;
+        self.stats.rtt_samples += 1;
+        self.stats.rtt_histogram.record(sample.as_nanos());
+    }
+
+    /// Whether the window limited the sender, so the controller may grow it. Linux
+    /// `tcp_is_cwnd_limited`: in slow start, grow while cwnd < 2 × the largest flight of the
+    /// last window; after it, whether the last window was used (`self.cwnd_limited`).
+    #[inline(always)]
+    fn is_cwnd_limited(&self) -> bool {
+        let cwnd = self.cc.cwnd();
+        if cwnd < self.cc.ssthresh() {
+            cwnd < 2 * self.max_pipe_in_window
+        } else {
+            self.cwnd_limited
+        }
+    }
+
     /// Whether `ack` is the common one between losses, which [`Sender::on_clean_ack`] takes:
     /// it moves the cumulative ACK (and no further than snd_nxt), carries no SACK block, no
     /// new CE mark, no XCP or VCP header; the flow is in Open with a clean scoreboard
@@ -331,15 +343,7 @@ impl Sender {
             "nothing SACKed: the ACK delivers what it covers"
         );
         if let Some(sent) = newest_clean_send {
-            let sample = now - sent;
-            let seq = SequenceState {
-                snd_una: self.board.snd_una(),
-                snd_nxt: self.board.snd_nxt(),
-            };
-            self.rtt.on_sample(sample, seq);
-            self.stats.rtt_sum_ns += sample.as_nanos() as u128;
-            self.stats.rtt_samples += 1;
-            self.stats.rtt_histogram.record(sample.as_nanos());
+            self.record_rtt_sample(now - sent);
         }
         let rate_sample = self.rate.sample(rate_state, now, self.rtt.min_rtt());
         self.dup_acks = 0;
@@ -349,12 +353,7 @@ impl Sender {
             "no loss detected on a clean scoreboard"
         );
 
-        let cwnd = self.cc.cwnd();
-        let cwnd_limited = if cwnd < self.cc.ssthresh() {
-            cwnd < 2 * self.max_pipe_in_window
-        } else {
-            self.cwnd_limited
-        };
+        let cwnd_limited = self.is_cwnd_limited();
         self.cc.on_ack(&Ack {
             now,
             bytes_acked: bytes_delivered,
