@@ -706,7 +706,7 @@ impl Link {
         debug_assert!(self.folded, "link {}: not folded", self.name());
         let admission = self.enqueue_arrival::<false, false>(entered, packet);
         if let Admission::Admitted { .. } = admission {
-            self.entered.push_back((entered, by));
+            self.entered.push_back_pair(entered, &by);
         }
         admission
     }
@@ -832,7 +832,7 @@ impl Link {
             };
         }
         let first_in_flight = self.in_flight.is_empty();
-        self.in_flight.push_back_with(|| (arrival, *packet));
+        self.in_flight.push_back_pair(arrival, packet);
         Admission::Admitted {
             arrival,
             first_in_flight,
@@ -863,7 +863,7 @@ impl Link {
             };
         }
         let first_in_flight = self.in_flight.is_empty();
-        self.in_flight.push_back_with(|| (arrival, *packet));
+        self.in_flight.push_back_pair(arrival, packet);
         Admission::Admitted {
             arrival,
             first_in_flight,
