@@ -177,8 +177,11 @@ impl EventQueue {
             // popped event's slot (the vacant root still names it; it never went to the free
             // list).
             self.root_vacant = false;
-            let slot = self.heap[0].slot;
-            self.slots[slot as usize] = pending;
+            // SAFETY: a vacant root is an entry of the heap (`pop_until` and `pop` leave it
+            // there), and every key's slot indexes `slots`, which never shrinks. Unchecked,
+            // as the two bound tests and their panics cost registers the sift below wants.
+            let slot = unsafe { self.heap.get_unchecked(0).slot };
+            unsafe { *self.slots.get_unchecked_mut(slot as usize) = pending };
             self.sift_down_from_root(Key { time, slot });
             return;
         }

@@ -234,8 +234,9 @@ impl Simulation {
     /// The packet at the head of folded `link`'s wire arrives now.
     pub(crate) fn on_folded_delivery(&mut self, link: u32) {
         let now = self.queue.precedence_now();
-        let (mut packet, next) = self.links[link as usize].deliver_folded(self.now, now);
-        if let Some((arrival, precedence)) = next {
+        let wire = &mut self.links[link as usize];
+        let mut packet = wire.take_folded(self.now);
+        if let Some((arrival, precedence)) = wire.next_folded_arrival(self.now, now) {
             self.queue
                 .schedule_as_of(arrival, precedence, Event::FoldedDelivery(link));
         }

@@ -450,8 +450,9 @@ impl Simulation {
     fn dispatch(&mut self, event: Event, sink: &mut dyn TraceSink) -> Result<(), SimError> {
         match event {
             Event::LinkDelivery(link) => {
-                let (mut packet, next) = self.links[link as usize].deliver(self.now);
-                if let Some(next) = next {
+                let wire = &mut self.links[link as usize];
+                let mut packet = wire.take_delivered(self.now);
+                if let Some(next) = wire.next_arrival() {
                     self.queue.schedule(next, Event::LinkDelivery(link));
                 }
                 if self.captures.is_some() {
