@@ -138,9 +138,18 @@ fn earlier(slots: &[Pending], a: Key, b: Key) -> bool {
 /// Inlined although ties are rare (a few hundred in millions of comparisons): out of line,
 /// the call in the sift loops made the compiler keep the heap's pointer and length on the
 /// stack and reload them at every level (1 % of the ten-flow run's instructions).
+///
+/// `a` and `b` are slots of keys in the heap, which index `slots` (it never shrinks): read
+/// unchecked, as the bound tests held two registers in every level of the sift loops.
 #[inline(always)]
 fn tie_earlier(slots: &[Pending], a: u32, b: u32) -> bool {
-    let (a, b) = (&slots[a as usize], &slots[b as usize]);
+    // SAFETY: the slots of the heap's keys are below `slots.len()` (above).
+    let (a, b) = unsafe {
+        (
+            slots.get_unchecked(a as usize),
+            slots.get_unchecked(b as usize),
+        )
+    };
     (a.precedence, a.order) < (b.precedence, b.order)
 }
 
@@ -265,15 +274,17 @@ impl EventQueue {
         while child + 1 < len {
             // SAFETY: hole < child < child + 1 < len.
             unsafe {
-                let (left, right) = (*heap.get_unchecked(child), *heap.get_unchecked(child + 1));
-                let take_right = earlier(slots, right, left);
-                let next = if take_right { right } else { left };
+                // The earlier child chosen by index and read again whole, rather than both
+                // children's keys selected field by field (fewer registers held per level).
+                let (left, right) = (heap.get_unchecked(child), heap.get_unchecked(child + 1));
+                let earliest = child + usize::from(earlier(slots, *right, *left));
+                let next = *heap.get_unchecked(earliest);
                 if !earlier(slots, next, key) {
                     *heap.get_unchecked_mut(hole) = key;
                     return;
                 }
                 *heap.get_unchecked_mut(hole) = next;
-                hole = child + usize::from(take_right);
+                hole = earliest;
             }
             child = 2 * hole + 1;
         }
@@ -308,7 +319,8 @@ impl EventQueue {
         self.settle();
         let top = *self.heap.first()?;
         self.root_vacant = true;
-        let pending = &self.slots[top.slot as usize];
+        // SAFETY: a key's slot indexes `slots`, which never shrinks.
+        let pending = unsafe { self.slots.get_unchecked(top.slot as usize) };
         self.now = top.time;
         self.now_scheduled_at = pending.precedence.scheduled_at;
         Some((top.time, pending.event))
@@ -324,7 +336,8 @@ impl EventQueue {
             return None;
         }
         self.root_vacant = true;
-        let pending = &self.slots[top.slot as usize];
+        // SAFETY: a key's slot indexes `slots`, which never shrinks.
+        let pending = unsafe { self.slots.get_unchecked(top.slot as usize) };
         self.now = top.time;
         self.now_scheduled_at = pending.precedence.scheduled_at;
         Some((top.time, pending.event))
