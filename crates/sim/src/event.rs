@@ -157,7 +157,7 @@ impl EventQueue {
     /// Schedule `event` at `time`, now.
     #[inline]
     pub fn schedule(&mut self, time: SimTime, event: Event) {
-        self.schedule_as_of(time, self.precedence_now(), event);
+        self.schedule_as_of(time, &self.precedence_now(), event);
     }
 
     /// The precedence of an event scheduled now.
@@ -172,11 +172,15 @@ impl EventQueue {
 
     /// Schedule `event` at `time` with `precedence` among the events due then (scheduled
     /// now or, for a folded hop's delivery, as its unfolded event would have been).
+    ///
+    /// By reference: by value, the caller made a copy of the 24-byte precedence for the call
+    /// (the callee may write to a large argument), besides the one it had (callgrind,
+    /// docs/performance.md).
     #[inline]
-    pub fn schedule_as_of(&mut self, time: SimTime, precedence: Precedence, event: Event) {
+    pub fn schedule_as_of(&mut self, time: SimTime, precedence: &Precedence, event: Event) {
         debug_assert!(precedence.scheduled_at >= self.now && precedence.scheduled_at <= time);
         let pending = Pending {
-            precedence,
+            precedence: *precedence,
             order: self.inserted,
             event,
         };
@@ -453,7 +457,7 @@ mod tests {
         let mut q = EventQueue::default();
         q.schedule_as_of(
             t(10),
-            Precedence {
+            &Precedence {
                 scheduled_at: t(4),
                 parent_scheduled_at: t(0),
                 rank: 0,
@@ -505,7 +509,7 @@ mod tests {
                             rank: rng.below(inserted + 1),
                         }
                     };
-                    queue.schedule_as_of(time, precedence, event);
+                    queue.schedule_as_of(time, &precedence, event);
                     pending.push((time, precedence, inserted, event));
                     inserted += 1;
                 } else if let Some(least) = (0..pending.len()).min_by_key(|&i| {
@@ -591,7 +595,7 @@ mod tests {
                                     }
                                 }
                             };
-                            queue.schedule_as_of(time, precedence, Event::FlowStart(inserted as u32));
+                            queue.schedule_as_of(time, &precedence, Event::FlowStart(inserted as u32));
                             reference.push(Reverse((time, precedence, inserted)));
                             inserted += 1;
                         }

@@ -210,7 +210,7 @@ impl Simulation {
                     first_in_flight: true,
                 } => self
                     .queue
-                    .schedule_as_of(arrival, by, Event::FoldedDelivery(link)),
+                    .schedule_as_of(arrival, &by, Event::FoldedDelivery(link)),
                 Admission::Admitted { .. } => {}
                 Admission::Dropped(_) | Admission::Scheduled => self.count_drop_ahead(packet, at),
             }
@@ -238,7 +238,7 @@ impl Simulation {
         let mut packet = wire.take_folded(self.now);
         if let Some((arrival, precedence)) = wire.next_folded_arrival(self.now, now) {
             self.queue
-                .schedule_as_of(arrival, precedence, Event::FoldedDelivery(link));
+                .schedule_as_of(arrival, &precedence, Event::FoldedDelivery(link));
         }
         self.forward(&mut packet);
     }
