@@ -102,12 +102,86 @@ struct Key {
     slot: u32,
 }
 
+/// The heap's keys, their times and their slots in two arrays of the same length: a level
+/// of a sift compares two times read by index (8-byte entries, which x86 addresses by a
+/// scaled index, where 16-byte keys took a shift per index), and moves a key with two
+/// plain loads and stores (callgrind, docs/performance.md).
+#[derive(Default)]
+struct Keys {
+    times: Vec<SimTime>,
+    slots: Vec<u32>,
+}
+
+impl Keys {
+    #[inline(always)]
+    fn len(&self) -> usize {
+        self.times.len()
+    }
+
+    #[inline(always)]
+    fn is_empty(&self) -> bool {
+        self.times.is_empty()
+    }
+
+    #[inline(always)]
+    fn first(&self) -> Option<Key> {
+        // SAFETY: the two arrays have the same length.
+        (!self.is_empty()).then(|| unsafe { self.get(0) })
+    }
+
+    #[inline(always)]
+    fn push(&mut self, key: Key) {
+        self.times.push(key.time);
+        self.slots.push(key.slot);
+    }
+
+    #[inline(always)]
+    fn pop(&mut self) -> Option<Key> {
+        let time = self.times.pop()?;
+        let slot = self
+            .slots
+            .pop()
+            .expect("the two arrays have the same length");
+        Some(Key { time, slot })
+    }
+
+    /// The key at `i`.
+    ///
+    /// # Safety
+    /// `i < self.len()`.
+    #[inline(always)]
+    unsafe fn get(&self, i: usize) -> Key {
+        debug_assert!(i < self.len());
+        // SAFETY: `i < len` (the caller's), and both arrays have that length.
+        unsafe {
+            Key {
+                time: *self.times.get_unchecked(i),
+                slot: *self.slots.get_unchecked(i),
+            }
+        }
+    }
+
+    /// Put `key` at `i`.
+    ///
+    /// # Safety
+    /// `i < self.len()`.
+    #[inline(always)]
+    unsafe fn set(&mut self, i: usize, key: Key) {
+        debug_assert!(i < self.len());
+        // SAFETY: as in `get`.
+        unsafe {
+            *self.times.get_unchecked_mut(i) = key.time;
+            *self.slots.get_unchecked_mut(i) = key.slot;
+        }
+    }
+}
+
 /// A binary min-heap on (time, precedence, insertion order). The order is total (the
 /// insertion order is unique), so any correct heap pops the same sequence: this one pops
 /// exactly what `std`'s `BinaryHeap` of whole entries popped.
 #[derive(Default)]
 pub struct EventQueue {
-    heap: Vec<Key>,
+    heap: Keys,
     /// The root was popped and its place not yet filled: the next event scheduled takes it
     /// (one pass down the heap, where a pop and a push would each make one), or, if the next
     /// thing asked is the next event, the last entry does, as in a plain pop. Most events
@@ -193,7 +267,7 @@ impl EventQueue {
             // SAFETY: a vacant root is an entry of the heap (`pop_until` and `pop` leave it
             // there), and every key's slot indexes `slots`, which never shrinks. Unchecked,
             // as the two bound tests and their panics cost registers the sift below wants.
-            let slot = unsafe { self.heap.get_unchecked(0).slot };
+            let slot = unsafe { self.heap.get(0).slot };
             unsafe { *self.slots.get_unchecked_mut(slot as usize) = pending };
             self.sift_down_from_root(Key { time, slot });
             return;
@@ -216,21 +290,21 @@ impl EventQueue {
     /// Put `key` in the hole at `hole` and move it up past the entries that run after it.
     #[inline(always)]
     fn sift_up(&mut self, mut hole: usize, key: Key) {
-        let (heap, slots) = (&mut self.heap[..], &self.slots[..]);
+        let (heap, slots) = (&mut self.heap, &self.slots[..]);
         assert!(hole < heap.len());
         while hole > 0 {
             let parent = (hole - 1) / 2;
             // SAFETY: parent < hole < heap.len() (asserted above; hole only decreases).
-            let above = unsafe { *heap.get_unchecked(parent) };
+            let above = unsafe { heap.get(parent) };
             if !earlier(slots, key, above) {
                 break;
             }
             // SAFETY: hole < heap.len(), as above.
-            unsafe { *heap.get_unchecked_mut(hole) = above };
+            unsafe { heap.set(hole, above) };
             hole = parent;
         }
         // SAFETY: hole < heap.len(), as above.
-        unsafe { *heap.get_unchecked_mut(hole) = key };
+        unsafe { heap.set(hole, key) };
     }
 
     /// Fill the hole at the root with `key`. As `std`'s `BinaryHeap::pop`: move the hole down
@@ -239,22 +313,23 @@ impl EventQueue {
     /// this takes about one comparison per level).
     #[inline(always)]
     fn fill_hole_at_root(&mut self, key: Key) {
-        let (heap, slots) = (&mut self.heap[..], &self.slots[..]);
+        let (heap, slots) = (&mut self.heap, &self.slots[..]);
         let len = heap.len();
         let mut hole = 0;
         let mut child = 1;
         while child + 1 < len {
             // SAFETY: hole < child < child + 1 < len.
             unsafe {
-                let (left, right) = (*heap.get_unchecked(child), *heap.get_unchecked(child + 1));
+                let (left, right) = (heap.get(child), heap.get(child + 1));
                 let take_right = earlier(slots, right, left);
-                *heap.get_unchecked_mut(hole) = if take_right { right } else { left };
+                heap.set(hole, if take_right { right } else { left });
                 hole = child + usize::from(take_right);
             }
             child = 2 * hole + 1;
         }
         if child == len - 1 {
-            heap[hole] = heap[child];
+            // SAFETY: hole < child = len - 1.
+            unsafe { heap.set(hole, heap.get(child)) };
             hole = child;
         }
         self.sift_up(hole, key);
@@ -271,7 +346,7 @@ impl EventQueue {
     /// loop's condition keeps its indexes below `len`, so they are not checked again.
     #[inline(always)]
     fn sift_down_from_root(&mut self, key: Key) {
-        let (heap, slots) = (&mut self.heap[..], &self.slots[..]);
+        let (heap, slots) = (&mut self.heap, &self.slots[..]);
         let len = heap.len();
         let mut hole = 0;
         let mut child = 1;
@@ -280,23 +355,26 @@ impl EventQueue {
             unsafe {
                 // The earlier child chosen by index and read again whole, rather than both
                 // children's keys selected field by field (fewer registers held per level).
-                let (left, right) = (heap.get_unchecked(child), heap.get_unchecked(child + 1));
-                let earliest = child + usize::from(earlier(slots, *right, *left));
-                let next = *heap.get_unchecked(earliest);
+                let earliest =
+                    child + usize::from(earlier(slots, heap.get(child + 1), heap.get(child)));
+                let next = heap.get(earliest);
                 if !earlier(slots, next, key) {
-                    *heap.get_unchecked_mut(hole) = key;
+                    heap.set(hole, key);
                     return;
                 }
-                *heap.get_unchecked_mut(hole) = next;
+                heap.set(hole, next);
                 hole = earliest;
             }
             child = 2 * hole + 1;
         }
-        if child + 1 == len && earlier(slots, heap[child], key) {
-            heap[hole] = heap[child];
-            hole = child;
+        // SAFETY: hole < child + 1 == len, or hole < len (the root, or a child below len).
+        unsafe {
+            if child + 1 == len && earlier(slots, heap.get(child), key) {
+                heap.set(hole, heap.get(child));
+                hole = child;
+            }
+            heap.set(hole, key);
         }
-        heap[hole] = key;
     }
 
     /// Fill a vacant root with the last entry, as a pop would have, and free the popped
@@ -305,7 +383,8 @@ impl EventQueue {
     fn settle(&mut self) {
         if self.root_vacant {
             self.root_vacant = false;
-            self.free.push(self.heap[0].slot);
+            // SAFETY: a vacant root is an entry of the heap.
+            self.free.push(unsafe { self.heap.get(0) }.slot);
             let last = self
                 .heap
                 .pop()
@@ -321,7 +400,7 @@ impl EventQueue {
     #[inline]
     pub fn pop(&mut self) -> Option<(SimTime, Event)> {
         self.settle();
-        let top = *self.heap.first()?;
+        let top = self.heap.first()?;
         self.root_vacant = true;
         // SAFETY: a key's slot indexes `slots`, which never shrinks.
         let pending = unsafe { self.slots.get_unchecked(top.slot as usize) };
@@ -335,7 +414,7 @@ impl EventQueue {
     #[inline]
     pub fn pop_until(&mut self, end: SimTime) -> Option<(SimTime, Event)> {
         self.settle();
-        let top = *self.heap.first()?;
+        let top = self.heap.first()?;
         if top.time > end {
             return None;
         }
