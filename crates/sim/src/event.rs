@@ -85,8 +85,9 @@ impl Precedence {
 }
 
 /// What an event sorts by besides its time, and what it is: kept in the queue's slots, out
-/// of the heap's array, so that the heap moves 16-byte (time, slot) pairs instead of 48-byte
-/// entries (issue 18: the heap's moves and comparisons were a quarter of a ten-flow run).
+/// of the heap, so that the heap moves (time, slot) keys (a time and a slot number, in
+/// [`Keys`]' two arrays) instead of 48-byte entries (issue 18: the heap's moves and
+/// comparisons were a quarter of a ten-flow run).
 #[derive(Clone, Copy, Debug)]
 struct Pending {
     precedence: Precedence,
