@@ -85,8 +85,9 @@ impl Precedence {
 }
 
 /// What an event sorts by besides its time, and what it is: kept in the queue's slots, out
-/// of the heap's array, so that the heap moves 16-byte (time, slot) pairs instead of 48-byte
-/// entries (issue 18: the heap's moves and comparisons were a quarter of a ten-flow run).
+/// of the heap, so that the heap moves (time, slot) keys (a time and a slot number, in
+/// [`Keys`]' two arrays) instead of 48-byte entries (issue 18: the heap's moves and
+/// comparisons were a quarter of a ten-flow run).
 #[derive(Clone, Copy, Debug)]
 struct Pending {
     precedence: Precedence,
@@ -102,12 +103,86 @@ struct Key {
     slot: u32,
 }
 
+/// The heap's keys, their times and their slots in two arrays of the same length: a level
+/// of a sift compares two times read by index (8-byte entries, which x86 addresses by a
+/// scaled index, where 16-byte keys took a shift per index), and moves a key with two
+/// plain loads and stores (callgrind, docs/performance.md).
+#[derive(Default)]
+struct Keys {
+    times: Vec<SimTime>,
+    slots: Vec<u32>,
+}
+
+impl Keys {
+    #[inline(always)]
+    fn len(&self) -> usize {
+        self.times.len()
+    }
+
+    #[inline(always)]
+    fn is_empty(&self) -> bool {
+        self.times.is_empty()
+    }
+
+    #[inline(always)]
+    fn first(&self) -> Option<Key> {
+        // SAFETY: the two arrays have the same length.
+        (!self.is_empty()).then(|| unsafe { self.get(0) })
+    }
+
+    #[inline(always)]
+    fn push(&mut self, key: Key) {
+        self.times.push(key.time);
+        self.slots.push(key.slot);
+    }
+
+    #[inline(always)]
+    fn pop(&mut self) -> Option<Key> {
+        let time = self.times.pop()?;
+        let slot = self
+            .slots
+            .pop()
+            .expect("the two arrays have the same length");
+        Some(Key { time, slot })
+    }
+
+    /// The key at `i`.
+    ///
+    /// # Safety
+    /// `i < self.len()`.
+    #[inline(always)]
+    unsafe fn get(&self, i: usize) -> Key {
+        debug_assert!(i < self.len());
+        // SAFETY: `i < len` (the caller's), and both arrays have that length.
+        unsafe {
+            Key {
+                time: *self.times.get_unchecked(i),
+                slot: *self.slots.get_unchecked(i),
+            }
+        }
+    }
+
+    /// Put `key` at `i`.
+    ///
+    /// # Safety
+    /// `i < self.len()`.
+    #[inline(always)]
+    unsafe fn set(&mut self, i: usize, key: Key) {
+        debug_assert!(i < self.len());
+        // SAFETY: as in `get`.
+        unsafe {
+            *self.times.get_unchecked_mut(i) = key.time;
+            *self.slots.get_unchecked_mut(i) = key.slot;
+        }
+    }
+}
+
 /// A binary min-heap on (time, precedence, insertion order). The order is total (the
 /// insertion order is unique), so any correct heap pops the same sequence: this one pops
 /// exactly what `std`'s `BinaryHeap` of whole entries popped.
 #[derive(Default)]
 pub struct EventQueue {
-    heap: Vec<Key>,
+    heap: Keys,
     /// The root was popped and its place not yet filled: the next event scheduled takes it
     /// (one pass down the heap, where a pop and a push would each make one), or, if the next
     /// thing asked is the next event, the last entry does, as in a plain pop. Most events
@@ -138,9 +213,18 @@ fn earlier(slots: &[Pending], a: Key, b: Key) -> bool {
 /// Inlined although ties are rare (a few hundred in millions of comparisons): out of line,
 /// the call in the sift loops made the compiler keep the heap's pointer and length on the
 /// stack and reload them at every level (1 % of the ten-flow run's instructions).
+///
+/// `a` and `b` are slots of keys in the heap, which index `slots` (it never shrinks): read
+/// unchecked, as the bound tests held two registers in every level of the sift loops.
 #[inline(always)]
 fn tie_earlier(slots: &[Pending], a: u32, b: u32) -> bool {
-    let (a, b) = (&slots[a as usize], &slots[b as usize]);
+    // SAFETY: the slots of the heap's keys are below `slots.len()` (above).
+    let (a, b) = unsafe {
+        (
+            slots.get_unchecked(a as usize),
+            slots.get_unchecked(b as usize),
+        )
+    };
     (a.precedence, a.order) < (b.precedence, b.order)
 }
 
@@ -148,7 +232,7 @@ impl EventQueue {
     /// Schedule `event` at `time`, now.
     #[inline]
     pub fn schedule(&mut self, time: SimTime, event: Event) {
-        self.schedule_as_of(time, self.precedence_now(), event);
+        self.schedule_as_of(time, &self.precedence_now(), event);
     }
 
     /// The precedence of an event scheduled now.
@@ -163,11 +247,15 @@ impl EventQueue {
 
     /// Schedule `event` at `time` with `precedence` among the events due then (scheduled
     /// now or, for a folded hop's delivery, as its unfolded event would have been).
+    ///
+    /// By reference: by value, the caller made a copy of the 24-byte precedence for the call
+    /// (the callee may write to a large argument), besides the one it had (callgrind,
+    /// docs/performance.md).
     #[inline]
-    pub fn schedule_as_of(&mut self, time: SimTime, precedence: Precedence, event: Event) {
+    pub fn schedule_as_of(&mut self, time: SimTime, precedence: &Precedence, event: Event) {
         debug_assert!(precedence.scheduled_at >= self.now && precedence.scheduled_at <= time);
         let pending = Pending {
-            precedence,
+            precedence: *precedence,
             order: self.inserted,
             event,
         };
@@ -177,8 +265,11 @@ impl EventQueue {
             // popped event's slot (the vacant root still names it; it never went to the free
             // list).
             self.root_vacant = false;
-            let slot = self.heap[0].slot;
-            self.slots[slot as usize] = pending;
+            // SAFETY: a vacant root is an entry of the heap (`pop_until` and `pop` leave it
+            // there), and every key's slot indexes `slots`, which never shrinks. Unchecked,
+            // as the two bound tests and their panics cost registers the sift below wants.
+            let slot = unsafe { self.heap.get(0).slot };
+            unsafe { *self.slots.get_unchecked_mut(slot as usize) = pending };
             self.sift_down_from_root(Key { time, slot });
             return;
         }
@@ -200,21 +291,21 @@ impl EventQueue {
     /// Put `key` in the hole at `hole` and move it up past the entries that run after it.
     #[inline(always)]
     fn sift_up(&mut self, mut hole: usize, key: Key) {
-        let (heap, slots) = (&mut self.heap[..], &self.slots[..]);
+        let (heap, slots) = (&mut self.heap, &self.slots[..]);
         assert!(hole < heap.len());
         while hole > 0 {
             let parent = (hole - 1) / 2;
             // SAFETY: parent < hole < heap.len() (asserted above; hole only decreases).
-            let above = unsafe { *heap.get_unchecked(parent) };
+            let above = unsafe { heap.get(parent) };
             if !earlier(slots, key, above) {
                 break;
             }
             // SAFETY: hole < heap.len(), as above.
-            unsafe { *heap.get_unchecked_mut(hole) = above };
+            unsafe { heap.set(hole, above) };
             hole = parent;
         }
         // SAFETY: hole < heap.len(), as above.
-        unsafe { *heap.get_unchecked_mut(hole) = key };
+        unsafe { heap.set(hole, key) };
     }
 
     /// Fill the hole at the root with `key`. As `std`'s `BinaryHeap::pop`: move the hole down
@@ -223,22 +314,23 @@ impl EventQueue {
     /// this takes about one comparison per level).
     #[inline(always)]
     fn fill_hole_at_root(&mut self, key: Key) {
-        let (heap, slots) = (&mut self.heap[..], &self.slots[..]);
+        let (heap, slots) = (&mut self.heap, &self.slots[..]);
         let len = heap.len();
         let mut hole = 0;
         let mut child = 1;
         while child + 1 < len {
             // SAFETY: hole < child < child + 1 < len.
             unsafe {
-                let (left, right) = (*heap.get_unchecked(child), *heap.get_unchecked(child + 1));
+                let (left, right) = (heap.get(child), heap.get(child + 1));
                 let take_right = earlier(slots, right, left);
-                *heap.get_unchecked_mut(hole) = if take_right { right } else { left };
+                heap.set(hole, if take_right { right } else { left });
                 hole = child + usize::from(take_right);
             }
             child = 2 * hole + 1;
         }
         if child == len - 1 {
-            heap[hole] = heap[child];
+            // SAFETY: hole < child = len - 1.
+            unsafe { heap.set(hole, heap.get(child)) };
             hole = child;
         }
         self.sift_up(hole, key);
@@ -255,30 +347,35 @@ impl EventQueue {
     /// loop's condition keeps its indexes below `len`, so they are not checked again.
     #[inline(always)]
     fn sift_down_from_root(&mut self, key: Key) {
-        let (heap, slots) = (&mut self.heap[..], &self.slots[..]);
+        let (heap, slots) = (&mut self.heap, &self.slots[..]);
         let len = heap.len();
         let mut hole = 0;
         let mut child = 1;
         while child + 1 < len {
             // SAFETY: hole < child < child + 1 < len.
             unsafe {
-                let (left, right) = (*heap.get_unchecked(child), *heap.get_unchecked(child + 1));
-                let take_right = earlier(slots, right, left);
-                let next = if take_right { right } else { left };
+                // The earlier child chosen by index and read again whole, rather than both
+                // children's keys selected field by field (fewer registers held per level).
+                let earliest =
+                    child + usize::from(earlier(slots, heap.get(child + 1), heap.get(child)));
+                let next = heap.get(earliest);
                 if !earlier(slots, next, key) {
-                    *heap.get_unchecked_mut(hole) = key;
+                    heap.set(hole, key);
                     return;
                 }
-                *heap.get_unchecked_mut(hole) = next;
-                hole = child + usize::from(take_right);
+                heap.set(hole, next);
+                hole = earliest;
             }
             child = 2 * hole + 1;
         }
-        if child + 1 == len && earlier(slots, heap[child], key) {
-            heap[hole] = heap[child];
-            hole = child;
+        // SAFETY: hole < child + 1 == len, or hole < len (the root, or a child below len).
+        unsafe {
+            if child + 1 == len && earlier(slots, heap.get(child), key) {
+                heap.set(hole, heap.get(child));
+                hole = child;
+            }
+            heap.set(hole, key);
         }
-        heap[hole] = key;
     }
 
     /// Fill a vacant root with the last entry, as a pop would have, and free the popped
@@ -287,7 +384,8 @@ impl EventQueue {
     fn settle(&mut self) {
         if self.root_vacant {
             self.root_vacant = false;
-            self.free.push(self.heap[0].slot);
+            // SAFETY: a vacant root is an entry of the heap.
+            self.free.push(unsafe { self.heap.get(0) }.slot);
             let last = self
                 .heap
                 .pop()
@@ -303,9 +401,10 @@ impl EventQueue {
     #[inline]
     pub fn pop(&mut self) -> Option<(SimTime, Event)> {
         self.settle();
-        let top = *self.heap.first()?;
+        let top = self.heap.first()?;
         self.root_vacant = true;
-        let pending = &self.slots[top.slot as usize];
+        // SAFETY: a key's slot indexes `slots`, which never shrinks.
+        let pending = unsafe { self.slots.get_unchecked(top.slot as usize) };
         self.now = top.time;
         self.now_scheduled_at = pending.precedence.scheduled_at;
         Some((top.time, pending.event))
@@ -316,12 +415,13 @@ impl EventQueue {
     #[inline]
     pub fn pop_until(&mut self, end: SimTime) -> Option<(SimTime, Event)> {
         self.settle();
-        let top = *self.heap.first()?;
+        let top = self.heap.first()?;
         if top.time > end {
             return None;
         }
         self.root_vacant = true;
-        let pending = &self.slots[top.slot as usize];
+        // SAFETY: a key's slot indexes `slots`, which never shrinks.
+        let pending = unsafe { self.slots.get_unchecked(top.slot as usize) };
         self.now = top.time;
         self.now_scheduled_at = pending.precedence.scheduled_at;
         Some((top.time, pending.event))
@@ -437,7 +537,7 @@ mod tests {
         let mut q = EventQueue::default();
         q.schedule_as_of(
             t(10),
-            Precedence {
+            &Precedence {
                 scheduled_at: t(4),
                 parent_scheduled_at: t(0),
                 rank: 0,
@@ -489,7 +589,7 @@ mod tests {
                             rank: rng.below(inserted + 1),
                         }
                     };
-                    queue.schedule_as_of(time, precedence, event);
+                    queue.schedule_as_of(time, &precedence, event);
                     pending.push((time, precedence, inserted, event));
                     inserted += 1;
                 } else if let Some(least) = (0..pending.len()).min_by_key(|&i| {
@@ -575,7 +675,7 @@ mod tests {
                                     }
                                 }
                             };
-                            queue.schedule_as_of(time, precedence, Event::FlowStart(inserted as u32));
+                            queue.schedule_as_of(time, &precedence, Event::FlowStart(inserted as u32));
                             reference.push(Reverse((time, precedence, inserted)));
                             inserted += 1;
                         }

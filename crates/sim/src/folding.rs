@@ -210,7 +210,7 @@ impl Simulation {
                     first_in_flight: true,
                 } => self
                     .queue
-                    .schedule_as_of(arrival, by, Event::FoldedDelivery(link)),
+                    .schedule_as_of(arrival, &by, Event::FoldedDelivery(link)),
                 Admission::Admitted { .. } => {}
                 Admission::Dropped(_) | Admission::Scheduled => self.count_drop_ahead(packet, at),
             }
@@ -234,10 +234,11 @@ impl Simulation {
     /// The packet at the head of folded `link`'s wire arrives now.
     pub(crate) fn on_folded_delivery(&mut self, link: u32) {
         let now = self.queue.precedence_now();
-        let (mut packet, next) = self.links[link as usize].deliver_folded(self.now, now);
-        if let Some((arrival, precedence)) = next {
+        let wire = &mut self.links[link as usize];
+        let mut packet = wire.take_folded(self.now);
+        if let Some((arrival, precedence)) = wire.next_folded_arrival(self.now, now) {
             self.queue
-                .schedule_as_of(arrival, precedence, Event::FoldedDelivery(link));
+                .schedule_as_of(arrival, &precedence, Event::FoldedDelivery(link));
         }
         self.forward(&mut packet);
     }

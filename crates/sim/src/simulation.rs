@@ -9,7 +9,7 @@ use crate::capture::{CapturePoint, Captured, Captures};
 use crate::endpoints::{Closed, Endpoints};
 use crate::event::{Event, EventQueue, TimerAction};
 use crate::net::link::{Admission, Link, LinkStats};
-use crate::net::network::{LinkRole, Network, Routes, drop_location};
+use crate::net::network::{LinkRole, Network, Path, Routes, drop_location};
 use crate::net::qdisc::DropReason;
 use crate::net::wifi::Medium;
 use crate::packet::{Packet, PacketKind};
@@ -450,8 +450,9 @@ impl Simulation {
     fn dispatch(&mut self, event: Event, sink: &mut dyn TraceSink) -> Result<(), SimError> {
         match event {
             Event::LinkDelivery(link) => {
-                let (mut packet, next) = self.links[link as usize].deliver(self.now);
-                if let Some(next) = next {
+                let wire = &mut self.links[link as usize];
+                let mut packet = wire.take_delivered(self.now);
+                if let Some(next) = wire.next_arrival() {
                     self.queue.schedule(next, Event::LinkDelivery(link));
                 }
                 if self.captures.is_some() {
@@ -650,7 +651,7 @@ impl Simulation {
         if next_hop < path.len {
             packet.hop = next_hop as u8;
             let link = self.hops[(path.start + next_hop) as usize];
-            self.offer(link, packet);
+            self.offer(link, packet, path);
             return;
         }
         self.conservation.consumed += 1;
@@ -820,26 +821,39 @@ impl Simulation {
     /// [`Simulation::emit`] of a packet where it lies (the sender's outbox): it is copied
     /// once, onto the wire of the link that takes it, instead of once more at each call on
     /// the way (80 bytes, 10 instructions a copy: callgrind, docs/performance.md).
+    #[inline(never)]
     fn emit_in_place(&mut self, packet: &mut Packet) {
+        self.emit_inlined(packet);
+    }
+
+    /// [`Simulation::emit_in_place`], inlined into `after_sender`'s loop over the sender's
+    /// outbox, where its call (saved and restored registers) was paid once per segment
+    /// sent; its other callers, the event loop's among them, call it out of line (a larger
+    /// event loop keeps less in registers: docs/performance.md).
+    #[inline(always)]
+    fn emit_inlined(&mut self, packet: &mut Packet) {
         self.conservation.created += 1;
-        if self.flows[packet.flow as usize].watched {
-            self.watch_emit(packet);
-        }
+        // The path read before `watch_emit` (which changes no route), so that the flow is
+        // looked up once.
         let flow = &self.flows[packet.flow as usize];
         let path = if packet.kind.is_forward() {
             flow.routes.data
         } else {
             flow.routes.ack
         };
+        if flow.watched {
+            self.watch_emit(packet);
+        }
         let link = self.hops[path.start as usize];
-        self.offer(link, packet);
+        self.offer(link, packet, path);
     }
 
-    /// Offer `packet` to `link` now. Inlined into its two callers (a packet leaving its
+    /// Offer `packet` to `link` now, on `path` (its flow's path in its direction, which both
+    /// callers have read already). Inlined into its two callers (a packet leaving its
     /// endpoint, a packet leaving a link): the call passed the 96-byte packet through the
     /// stack once more and saved and restored registers, about 40 instructions per hop.
     #[inline(always)]
-    fn offer(&mut self, link: u32, packet: &mut Packet) {
+    fn offer(&mut self, link: u32, packet: &mut Packet, path: Path) {
         let flow = &self.flows[packet.flow as usize];
         let admission = if link == flow.drop_link
             && packet.kind == PacketKind::Data
@@ -849,11 +863,6 @@ impl Simulation {
         {
             self.links[link as usize].force_drop()
         } else {
-            let path = if packet.kind.is_forward() {
-                flow.routes.data
-            } else {
-                flow.routes.ack
-            };
             // The next link is folded: it takes the packet as it leaves this one, with no
             // event in between (`folding.rs`).
             let next_hop = packet.hop as u32 + 1;
@@ -981,7 +990,7 @@ impl Simulation {
     pub(crate) fn after_sender(&mut self, id: u32) {
         let mut outbox = std::mem::take(&mut self.outbox);
         for packet in &mut outbox {
-            self.emit_in_place(packet);
+            self.emit_inlined(packet);
         }
         outbox.clear();
         self.outbox = outbox;

@@ -4,10 +4,11 @@
 //! `std`'s `VecDeque` does the same; this ring differs where the per-packet path pays. Its
 //! capacity is zero or a power of two, so a slot's index wraps with a mask (one `and`) where
 //! `VecDeque` compares and subtracts (its capacity may be any number); the index is then in
-//! bounds by construction and the slot is read and written unchecked. And a push writes the
-//! item straight into its slot once the room is made: `VecDeque::push_back` takes the item
-//! by value, and the compiler copied an 88-byte packet through the stack before the possible
-//! reallocation, then from there into the slot (callgrind, docs/performance.md).
+//! bounds by construction and the slot is read and written unchecked. And a packet is copied
+//! from where it lies straight into its slot once the room is made
+//! ([`Fifo::push_back_pair`]): `VecDeque::push_back` takes the item by value, and the compiler
+//! copied an 88-byte packet through the stack before the possible reallocation, then from
+//! there into the slot (callgrind, docs/performance.md).
 //!
 //! Capacities grow as `VecDeque`'s do for items of these sizes (0, 4, 8, 16, …: doubling
 //! from `RawVec`'s smallest non-zero capacity), so the memory a link holds is unchanged.
@@ -87,21 +88,20 @@ impl<T: Copy> Fifo<T> {
     /// Append `item`.
     #[inline(always)]
     pub(crate) fn push_back(&mut self, item: T) {
-        self.push_back_with(|| item)
+        let slot = self.make_room();
+        // SAFETY: `make_room` returned a free slot below the capacity.
+        unsafe { self.buf.get_unchecked_mut(slot).write(item) };
+        self.len += 1;
     }
 
-    /// Append the item `make` gives, made after the room for it: it is written straight
-    /// into its slot (`make` reading a packet from where it lies copies it once).
+    /// The slot of the next item pushed, after growing the ring if it is full: below the
+    /// (power-of-two) capacity, and free.
     #[inline(always)]
-    pub(crate) fn push_back_with(&mut self, make: impl FnOnce() -> T) {
+    fn make_room(&mut self) -> usize {
         if self.len == self.buf.len() {
             self.grow();
         }
-        let slot = self.slot(self.len);
-        // SAFETY: after `grow`, `len < capacity`: `slot` is masked below the capacity (a
-        // power of two) and is free.
-        unsafe { self.buf.get_unchecked_mut(slot).write(make()) };
-        self.len += 1;
+        self.slot(self.len)
     }
 
     #[inline(always)]
@@ -137,6 +137,27 @@ impl<T: Copy> Fifo<T> {
     }
 }
 
+impl<A: Copy, B: Copy> Fifo<(A, B)> {
+    /// Append `(first, *second)`, `second` copied from where it lies straight into its
+    /// slot. `push_back((first, *second))`, or a closure making the pair after the room
+    /// is made, had the compiler build the pair on the stack first and copy it from there
+    /// (an 88-byte packet: ten instructions more per push; callgrind, docs/performance.md).
+    #[inline(always)]
+    pub(crate) fn push_back_pair(&mut self, first: A, second: &B) {
+        let slot = self.make_room();
+        // SAFETY: `make_room` returned a free slot below the capacity; the two fields are
+        // written through raw pointers into it (no reference to uninitialized memory), and
+        // `second`, a shared reference, cannot overlap the ring's free slot, which nothing
+        // else can name.
+        unsafe {
+            let item = self.buf.get_unchecked_mut(slot).as_mut_ptr();
+            (&raw mut (*item).0).write(first);
+            std::ptr::copy_nonoverlapping(second, &raw mut (*item).1, 1);
+        }
+        self.len += 1;
+    }
+}
+
 impl<T: Copy + std::fmt::Debug> std::fmt::Debug for Fifo<T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_list().entries(self.iter()).finish()
@@ -156,8 +177,9 @@ mod tests {
     use super::Fifo;
     use crate::rng::Rng;
 
-    /// Against `VecDeque` over random pushes and pops that wrap the ring many times and grow
-    /// it from empty: the same items in the same order, and the same capacities.
+    /// Against `VecDeque` over random pushes (whole items and pairs) and pops that wrap the
+    /// ring many times and grow it from empty: the same items in the same order, and the same
+    /// capacities.
     #[test]
     fn behaves_as_a_vec_deque() {
         let mut rng = Rng::for_component(7, "fifo");
@@ -169,7 +191,11 @@ mod tests {
             let push = rng.chance(if (i / 2000) % 2 == 0 { 0.6 } else { 0.45 });
             if push {
                 let item = (i, [i as u8; 80]);
-                fifo.push_back(item);
+                if i % 3 == 0 {
+                    fifo.push_back_pair(item.0, &item.1);
+                } else {
+                    fifo.push_back(item);
+                }
                 deque.push_back(item);
             } else {
                 assert_eq!(fifo.pop_front(), deque.pop_front());
