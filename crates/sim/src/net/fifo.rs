@@ -116,10 +116,31 @@ impl<T: Copy> Fifo<T> {
         Some(item)
     }
 
+    /// The oldest item, to change in place.
+    #[inline(always)]
+    pub(crate) fn front_mut(&mut self) -> Option<&mut T> {
+        if self.len == 0 {
+            return None;
+        }
+        // SAFETY: as in `front`.
+        Some(unsafe { self.buf.get_unchecked_mut(self.head).assume_init_mut() })
+    }
+
     /// The items, oldest first.
     pub(crate) fn iter(&self) -> impl Iterator<Item = &T> + '_ {
         // SAFETY: the first `len` slots from `head` hold initialized items.
         (0..self.len).map(|i| unsafe { self.buf.get_unchecked(self.slot(i)).assume_init_ref() })
+    }
+
+    /// The items, oldest first, to change in place.
+    pub(crate) fn iter_mut(&mut self) -> impl Iterator<Item = &mut T> + '_ {
+        let mask = self.buf.len().wrapping_sub(1);
+        let head = self.head;
+        let slots = self.buf.as_mut_ptr();
+        // SAFETY: the first `len` slots from `head` hold initialized items, and as `len` is
+        // at most the (power-of-two) capacity, distinct `i` give distinct slots: no two
+        // references handed out alias. With capacity 0, `len` is 0 and nothing is handed out.
+        (0..self.len).map(move |i| unsafe { (*slots.add((head + i) & mask)).assume_init_mut() })
     }
 
     /// Double the capacity (or allocate the first), the items moved to the front of the new
@@ -155,6 +176,31 @@ impl<A: Copy, B: Copy> Fifo<(A, B)> {
             std::ptr::copy_nonoverlapping(second, &raw mut (*item).1, 1);
         }
         self.len += 1;
+    }
+}
+
+/// The `i`-th item from the front, as `VecDeque`'s index: panics unless `i < len` (the
+/// scoreboard's segments, `tcp/scoreboard.rs`, addressed by their offset from snd_una).
+impl<T: Copy> std::ops::Index<usize> for Fifo<T> {
+    type Output = T;
+
+    #[inline(always)]
+    fn index(&self, i: usize) -> &T {
+        assert!(i < self.len, "index {i} out of a ring of {}", self.len);
+        let slot = self.slot(i);
+        // SAFETY: `i < len`, so the capacity is non-zero and `slot`, masked below it, holds
+        // an initialized item.
+        unsafe { self.buf.get_unchecked(slot).assume_init_ref() }
+    }
+}
+
+impl<T: Copy> std::ops::IndexMut<usize> for Fifo<T> {
+    #[inline(always)]
+    fn index_mut(&mut self, i: usize) -> &mut T {
+        assert!(i < self.len, "index {i} out of a ring of {}", self.len);
+        let slot = self.slot(i);
+        // SAFETY: as in `index`.
+        unsafe { self.buf.get_unchecked_mut(slot).assume_init_mut() }
     }
 }
 
@@ -208,6 +254,47 @@ mod tests {
         }
         assert!(fifo.iter().eq(deque.iter()));
         assert!(fifo.capacity() >= 16, "the test grew the ring");
+    }
+
+    /// Reads and writes by index, at the front and over all items, against `VecDeque` on a
+    /// ring that wraps (the scoreboard's use: `tcp/scoreboard.rs`).
+    #[test]
+    fn indexes_and_changes_in_place_as_a_vec_deque() {
+        let mut rng = Rng::for_component(11, "fifo-index");
+        let mut fifo: Fifo<u64> = Fifo::new();
+        let mut deque: VecDeque<u64> = VecDeque::new();
+        for i in 0..5_000u64 {
+            if rng.chance(0.55) {
+                fifo.push_back(i);
+                deque.push_back(i);
+            } else {
+                assert_eq!(fifo.pop_front(), deque.pop_front());
+            }
+            if !deque.is_empty() {
+                let at = rng.below(deque.len() as u64) as usize;
+                assert_eq!(fifo[at], deque[at]);
+                fifo[at] += 1_000_000;
+                deque[at] += 1_000_000;
+                *fifo.front_mut().expect("not empty") ^= 1;
+                *deque.front_mut().expect("not empty") ^= 1;
+            } else {
+                assert!(fifo.front_mut().is_none());
+            }
+            if i % 500 == 0 {
+                fifo.iter_mut().for_each(|x| *x += 7);
+                deque.iter_mut().for_each(|x| *x += 7);
+            }
+            assert!(fifo.iter().eq(deque.iter()), "after {i} operations");
+        }
+    }
+
+    #[test]
+    #[should_panic(expected = "out of a ring")]
+    fn an_index_beyond_the_items_panics() {
+        let mut fifo: Fifo<u32> = Fifo::new();
+        fifo.push_back(1);
+        // Within the capacity (4), beyond the one item.
+        let _ = fifo[1];
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! The network: links, their queue disciplines, loss models and delay jitter.
 
-mod fifo;
+pub(crate) mod fifo;
 pub mod jitter;
 pub mod link;
 pub mod loss;

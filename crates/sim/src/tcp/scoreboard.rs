@@ -18,6 +18,7 @@ use std::collections::{BTreeSet, VecDeque};
 
 use cclab_cc::{SimDuration, SimTime};
 
+use crate::net::fifo::Fifo;
 use crate::range_set::RangeSet;
 use crate::tcp::delivery_rate::SendState;
 use crate::tcp::rack::sent_after;
@@ -58,7 +59,9 @@ pub struct Scoreboard {
     base: u64,
     /// Sequence number after the last segment (= snd_nxt).
     end: u64,
-    segments: VecDeque<Segment>,
+    /// In a power-of-two ring rather than a `VecDeque`: a push per segment sent and a pop per
+    /// segment acknowledged wrap their index with a mask (`net/fifo.rs`).
+    segments: Fifo<Segment>,
     sacked: RangeSet,
     sacked_bytes: u64,
     lost_bytes: u64,
@@ -88,7 +91,7 @@ impl Scoreboard {
     /// so the segments, SACKed ranges and retransmissions are empty). Capacity only.
     pub fn release_idle_buffers(&mut self) {
         if self.segments.is_empty() {
-            self.segments = VecDeque::new();
+            self.segments = Fifo::new();
         }
         if self.retransmissions.is_empty() {
             self.retransmissions = VecDeque::new();
@@ -101,7 +104,7 @@ impl Scoreboard {
             mss,
             base: 0,
             end: 0,
-            segments: VecDeque::new(),
+            segments: Fifo::new(),
             sacked: RangeSet::default(),
             sacked_bytes: 0,
             lost_bytes: 0,
@@ -173,7 +176,8 @@ impl Scoreboard {
                 .back()
                 .is_none_or(|s| s.len as u64 == self.mss)
         );
-        self.segments.push_back(Segment {
+        // Made in its slot, not on the stack and copied there.
+        self.segments.push_back_with(|| Segment {
             len,
             flags: 0,
             sent_time: now,
@@ -182,25 +186,26 @@ impl Scoreboard {
         self.end += len as u64;
     }
 
-    /// Remove a segment's contribution to the counters, as it leaves the outstanding set or
-    /// becomes SACKed. Inlined test, out-of-line work: every ACK comes here for every segment
-    /// it delivers, and nearly none of them was marked.
+    /// Remove a segment's contribution to the counters, as it becomes SACKed. Inlined test,
+    /// out-of-line work: nearly none of the segments SACKed was marked.
     #[inline]
     fn clear_loss_state(&mut self, index: usize) {
         if self.segments[index].flags & (LOST | RETRANSMITTED) != 0 {
-            self.clear_marks(index);
+            let mut segment = self.segments[index];
+            self.clear_marks(self.start_of(index), &mut segment);
+            self.segments[index].flags = segment.flags;
         }
     }
 
+    /// Remove the marks of `segment`, at `seq`, and their contribution to the counters.
     #[cold]
     #[inline(never)]
-    fn clear_marks(&mut self, index: usize) {
-        let segment = &mut self.segments[index];
+    fn clear_marks(&mut self, seq: u64, segment: &mut Segment) {
         let len = segment.len as u64;
         if segment.flags & LOST != 0 {
             self.lost_bytes -= len;
             if segment.flags & (RETRANSMITTED | SACKED) == 0 {
-                self.waiting.remove(&(self.base + index as u64 * self.mss));
+                self.waiting.remove(&seq);
             }
         }
         if segment.flags & RETRANSMITTED != 0 {
@@ -215,11 +220,15 @@ impl Scoreboard {
     pub fn acknowledge(&mut self, ack: u64, mut delivered: impl FnMut(u64, &Segment)) {
         debug_assert!(ack <= self.end, "ACK {ack} beyond snd_nxt {}", self.end);
         while self.base < ack {
-            self.clear_loss_state(0);
-            let segment = self
+            // Taken off the ring first and its marks cleared on the copy (nearly never
+            // needed): one look at the front per segment instead of two.
+            let mut segment = self
                 .segments
                 .pop_front()
                 .expect("base < ack <= end implies an outstanding segment");
+            if segment.flags & (LOST | RETRANSMITTED) != 0 {
+                self.clear_marks(self.base, &mut segment);
+            }
             debug_assert!(
                 self.base + segment.len as u64 <= ack,
                 "ACK inside a segment"

@@ -381,7 +381,7 @@ impl Sender {
             Some(now + self.rtt.rto())
         };
         self.refill_send_buffer(now);
-        self.transmit(now, out);
+        self.transmit_inlined(now, out);
     }
 }
 

@@ -26,6 +26,14 @@ impl Sender {
     /// Send as much as the window, the receive window, pacing, TCP Small Queues and the
     /// application allow.
     pub(super) fn transmit(&mut self, now: SimTime, out: &mut Vec<Packet>) {
+        self.transmit_inlined(now, out);
+    }
+
+    /// [`Sender::transmit`], inlined into the clean-ACK path (`ack.rs`), where nearly every
+    /// burst starts: the call's saved and restored registers and the flight and window
+    /// worked out again cost more there than the larger function.
+    #[inline(always)]
+    pub(super) fn transmit_inlined(&mut self, now: SimTime, out: &mut Vec<Packet>) {
         if self.sharing.is_some() {
             self.share_before_transmit(now);
         }
