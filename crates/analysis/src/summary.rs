@@ -123,7 +123,7 @@ pub struct FlowSummary {
     pub fair_share_bps: f64,
     pub convergence_time_s: Option<f64>,
     /// UDP flows only (absent for TCP flows). Boxed: a TCP flow, the common case, pays 8
-    /// bytes for it rather than 56.
+    /// bytes for it rather than 48.
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     pub udp: Option<Box<UdpFlowSummary>>,
 }
