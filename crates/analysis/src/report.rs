@@ -99,7 +99,7 @@ mod tests {
         let result = cclab_sim::Simulation::new(&s)
             .run(&mut rates, &mut |_| {})
             .unwrap();
-        let table = summary_table(&crate::summarize(&s, &result, &rates, 0.0));
+        let table = summary_table(&crate::summarize(&s, result, &rates, 0.0));
         // Title and header, flows 0..=99, the note for 103 − 100 = 3, link and total lines.
         let lines: Vec<&str> = table.lines().collect();
         assert_eq!(lines.len(), 2 + 100 + 1 + 2, "{table}");

@@ -59,9 +59,10 @@ pub struct FlowSummary {
     pub id: u32,
     /// Index of the `[[flows]]` table the flow came from.
     pub group: u32,
-    /// `"tcp"` or `"udp"` (`[[flows]] kind`). A UDP flow's `cc` is `"udp"`.
-    pub kind: String,
-    pub cc: String,
+    /// `"tcp"` or `"udp"` (`[[flows]] kind`). A UDP flow's `cc` is `"udp"`. Both are static
+    /// names (the controller's is the registry's), not a copy per flow.
+    pub kind: &'static str,
+    pub cc: &'static str,
     pub start_s: f64,
     /// Application bytes of a finite transfer, null for unlimited.
     pub size_bytes: Option<u64>,
@@ -121,9 +122,10 @@ pub struct FlowSummary {
     /// The fair share convergence is judged against (payload bit/s) and the time taken.
     pub fair_share_bps: f64,
     pub convergence_time_s: Option<f64>,
-    /// UDP flows only (absent for TCP flows).
+    /// UDP flows only (absent for TCP flows). Boxed: a TCP flow, the common case, pays 8
+    /// bytes for it rather than 48.
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
-    pub udp: Option<UdpFlowSummary>,
+    pub udp: Option<Box<UdpFlowSummary>>,
 }
 
 /// What a UDP flow's sink measured. Its RTT fields are 0 (it takes no RTT samples; `kind`
@@ -482,8 +484,8 @@ fn flow_summary(
     FlowSummary {
         id: f.id,
         group: f.group,
-        kind: if f.udp.is_some() { "udp" } else { "tcp" }.to_string(),
-        cc: f.cc.to_string(),
+        kind: if f.udp.is_some() { "udp" } else { "tcp" },
+        cc: f.cc,
         start_s: f.start.as_secs_f64(),
         size_bytes: f.size,
         bytes_acked: f.bytes_acked,
@@ -525,12 +527,44 @@ fn flow_summary(
         stability_cv,
         fair_share_bps,
         convergence_time_s,
-        udp: f.udp.as_ref().map(|u| UdpFlowSummary {
-            mean_one_way_delay_ms: u.mean_one_way_delay.map(|d| d.as_millis_f64()),
-            min_one_way_delay_ms: u.min_one_way_delay.map(|d| d.as_millis_f64()),
-            loss_rate: ratio(f.drops as f64, f.packets_sent as f64),
+        udp: f.udp.as_ref().map(|u| {
+            Box::new(UdpFlowSummary {
+                mean_one_way_delay_ms: u.mean_one_way_delay.map(|d| d.as_millis_f64()),
+                min_one_way_delay_ms: u.min_one_way_delay.map(|d| d.as_millis_f64()),
+                loss_rate: ratio(f.drops as f64, f.packets_sent as f64),
+            })
         }),
     }
+}
+
+/// Results given back at a time while they are summarized: 2 048 results of 512 bytes, 1 MiB.
+const RESULTS_GIVEN_BACK_AT_ONCE: usize = 2048;
+
+/// Every flow's summary, in the order of `results` (`shares` gives each flow's fair share and
+/// until when it holds, [`fair_shares`]). They are made from the last flow to the first: each
+/// result is dropped once summarized, and the results' vector is shrunk whenever another
+/// [`RESULTS_GIVEN_BACK_AT_ONCE`] of its slots are free, so that the results and the summaries
+/// together never take much more than the larger of the two (a large vector is a mapping of
+/// its own, whose tail a shrink unmaps). Summarizing a flow reads nothing of the others.
+fn flow_summaries(
+    scenario: &Scenario,
+    result: &RunResult,
+    mut results: Vec<FlowResult>,
+    rates: &RateSeries,
+    shares: &[(f64, SimTime)],
+) -> Vec<FlowSummary> {
+    // Reserved whole, but a large reservation is a mapping whose pages become resident only
+    // as the summaries are written.
+    let mut summaries = Vec::with_capacity(results.len());
+    while let Some(f) = results.pop() {
+        let index = results.len();
+        summaries.push(flow_summary(scenario, result, rates, &f, shares[index]));
+        if results.capacity() - results.len() >= RESULTS_GIVEN_BACK_AT_ONCE {
+            results.shrink_to_fit();
+        }
+    }
+    summaries.reverse();
+    summaries
 }
 
 fn link_summary(result: &RunResult, l: &LinkResult) -> LinkSummary {
@@ -599,6 +633,7 @@ fn aggregate(
     result: &RunResult,
     flows: &[FlowSummary],
     links: &[LinkSummary],
+    window_delivered: u64,
 ) -> Aggregate {
     let duration_s = result.duration.as_secs_f64();
     let window_s = seconds(result.window_start, SimTime::ZERO + result.duration);
@@ -608,12 +643,8 @@ fn aggregate(
     let tcp = || flows.iter().filter(|f| f.udp.is_none());
     let goodputs: Vec<f64> = tcp().map(|f| f.goodput_bps).collect();
     let steady_goodputs: Vec<f64> = tcp().filter_map(|f| f.goodput_steady_bps).collect();
-    let sum = |pick: fn(&FlowResult) -> u64| result.flows.iter().map(pick).sum::<u64>();
-    let window_delivered: u64 = result
-        .flows
-        .iter()
-        .map(|f| f.window().delivered_bytes)
-        .sum();
+    // The flows' totals, copied unchanged from their results into their summaries.
+    let sum = |pick: fn(&FlowSummary) -> u64| flows.iter().map(pick).sum::<u64>();
     let rates = index_a_rates(scenario, flows);
     // Utilization of the network: the mean over the reported links that carry some flow's
     // data (the dumbbell's bottleneck alone unless flows run in both directions).
@@ -664,25 +695,33 @@ fn aggregate(
     }
 }
 
+/// The summary of a run. It takes the run's result: each flow's result is dropped once its
+/// summary is made ([`flow_summaries`]), so that a run of many flows does not hold every
+/// result beside every summary (at 100 000 flows, 51 MB of results and 54 MB of summaries
+/// side by side made the process's peak; docs/performance.md, "Memory per idle flow").
 pub fn summarize(
     scenario: &Scenario,
-    result: &RunResult,
+    mut result: RunResult,
     rates: &RateSeries,
     wall_s: f64,
 ) -> Summary {
-    let horizons = fair_shares(scenario, result);
-    let flows: Vec<FlowSummary> = result
+    let shares = fair_shares(scenario, &result);
+    // Bytes delivered within the steady-state window (what the aggregate's steady goodput
+    // counts), read before the results go.
+    let window_delivered: u64 = result
         .flows
         .iter()
-        .zip(horizons)
-        .map(|(f, horizon)| flow_summary(scenario, result, rates, f, horizon))
-        .collect();
+        .map(|f| f.delivered_bytes - f.at_window_start.delivered_bytes)
+        .sum();
+    let results = std::mem::take(&mut result.flows);
+    let flows = flow_summaries(scenario, &result, results, rates, &shares);
+    drop(shares);
     let links: Vec<LinkSummary> = result
         .links
         .iter()
-        .map(|l| link_summary(result, l))
+        .map(|l| link_summary(&result, l))
         .collect();
-    let aggregate = aggregate(scenario, result, &flows, &links);
+    let aggregate = aggregate(scenario, &result, &flows, &links, window_delivered);
     Summary {
         scenario: scenario.name.clone(),
         seed: scenario.seed,
@@ -830,7 +869,7 @@ rate_interval = "1s"
         let s = scenario("[[flows]]\ncc = \"reno\"\n");
         // 10 MB in 10 s = 8 Mbit/s; 8 MB in the 8 s window = 8 Mbit/s.
         let r = result(vec![flow(0, 0, 0.0, 10_000_000, 2_000_000)]);
-        let sum = summarize(&s, &r, &no_rates(&s), 0.0);
+        let sum = summarize(&s, r, &no_rates(&s), 0.0);
         let f = &sum.flows[0];
         assert_eq!(f.goodput_bps, 8e6);
         assert_eq!(f.goodput_steady_bps, Some(8e6));
@@ -869,7 +908,7 @@ rate_interval = "1s"
             flow(0, 0, 0.0, 10_000_000, 2_000_000),
             flow(1, 1, 5.0, 0, 0),
         ]);
-        let sum = summarize(&s, &r, &no_rates(&s), 0.0);
+        let sum = summarize(&s, r, &no_rates(&s), 0.0);
         let late = &sum.flows[1];
         assert_eq!(late.goodput_bps, 0.0);
         assert_eq!(late.steady_from_s, Some(5.0));
@@ -893,7 +932,7 @@ rate_interval = "1s"
         let mut f = flow(0, 0, 0.0, 5_000_000, 2_000_000);
         f.size = Some(5_000_000);
         f.completed_at = Some(at(4.0));
-        let sum = summarize(&s, &result(vec![f]), &no_rates(&s), 0.0);
+        let sum = summarize(&s, result(vec![f]), &no_rates(&s), 0.0);
         let f = &sum.flows[0];
         assert_eq!(f.fct_s, Some(4.0));
         // 5 MB in 4 s = 10 Mbit/s; 3 MB in [2 s, 4 s] = 12 Mbit/s.
@@ -914,7 +953,7 @@ rate_interval = "1s"
             let mut rates = RateSeries::new(SimDuration::from_secs(1), &[SimTime::ZERO]);
             rates.flows[0].throughput_bps = multiples.iter().map(|m| m * fair).collect();
             rates.flows[0].goodput_bps = rates.flows[0].throughput_bps.clone();
-            summarize(&s, &r, &rates, 0.0).flows[0].convergence_time_s
+            summarize(&s, r.clone(), &rates, 0.0).flows[0].convergence_time_s
         };
         // +25 % of the fair share throughout is outside ±20 %: never converged.
         assert_eq!(with_rates(&[1.25; 10]), None);
@@ -1030,7 +1069,7 @@ rate_interval = "1s"
         // Jain's index is over the TCP flows' goodput only: 4, 4 and 1 MB over their active
         // times of 10, 10 and 4 s = 3.2, 3.2 and 2 Mbit/s: (8.4)² / (3 · (3.2² · 2 + 2²)) =
         // 70.56 / 73.44. With the UDP flow's 2.667 Mbit/s it would be lower still.
-        let summary = summarize(&s, &r, &no_rates(&s), 0.0);
+        let summary = summarize(&s, r, &no_rates(&s), 0.0);
         let jain = 8.4f64.powi(2) / (3.0 * (2.0 * 3.2f64.powi(2) + 2.0f64.powi(2)));
         assert!(
             (summary.aggregate.jain_index - jain).abs() < 1e-9,
@@ -1159,6 +1198,34 @@ rate_interval = "1s"
     }
 
     #[test]
+    fn many_flows_are_summarized_in_their_order_while_their_results_go() {
+        // More flows than three times the results given back at once, so that the results'
+        // vector is shrunk while it is summarized from its end. Flow i delivers (i + 1) kB
+        // over the 10 s run, all of it within the 8 s window (nothing by 2 s), alone among
+        // n flows on the 10 Mbit/s link.
+        let n = 3 * RESULTS_GIVEN_BACK_AT_ONCE + 5;
+        let s = scenario(&format!("[[flows]]\ncc = \"reno\"\ncount = {n}\n"));
+        let flows = (0..n)
+            .map(|i| flow(i as u32, 0, 0.0, (i as u64 + 1) * 1000, 0))
+            .collect();
+        let sum = summarize(&s, result(flows), &no_rates(&s), 0.0);
+        assert_eq!(sum.flows.len(), n);
+        let fair = 10e6 * 1448.0 / 1500.0 / n as f64;
+        for (i, f) in sum.flows.iter().enumerate() {
+            let delivered = (i as u64 + 1) * 1000;
+            assert_eq!(f.id, i as u32);
+            assert_eq!(f.delivered_bytes, delivered);
+            assert_eq!(f.goodput_bps, delivered as f64 * 8.0 / 10.0);
+            assert_eq!(f.goodput_steady_bps, Some(delivered as f64 * 8.0 / 8.0));
+            assert!((f.fair_share_bps - fair).abs() < 1e-9, "flow {i}");
+        }
+        // Σ (i + 1) kB = n (n + 1) / 2 kB, over 10 s and over the 8 s window.
+        let total = (n * (n + 1) / 2 * 1000) as f64 * 8.0;
+        assert_eq!(sum.aggregate.total_goodput_bps, total / 10.0);
+        assert_eq!(sum.aggregate.total_goodput_steady_bps, Some(total / 8.0));
+    }
+
+    #[test]
     fn empty_steady_window_gives_nulls_not_nans() {
         // steady_from beyond the end (e.g. after `--set duration=...`): an empty window.
         let s = cclab_scenario::from_str(
@@ -1171,7 +1238,7 @@ rate_interval = "1s"
         let result = cclab_sim::Simulation::new(&s)
             .run(&mut rates, &mut |_| {})
             .unwrap();
-        let sum = summarize(&s, &result, &rates, 0.0);
+        let sum = summarize(&s, result, &rates, 0.0);
         assert_eq!(sum.window.steady_from_s, 1.0);
         let (f, l, a) = (&sum.flows[0], &sum.links[0], &sum.aggregate);
         assert!(f.goodput_bps > 0.0);

@@ -60,7 +60,7 @@ proptest! {
         let result = Simulation::new(&scenario)
             .run(&mut Tee(&mut NullSink, &mut rates), &mut |_| {})
             .map_err(|e| TestCaseError::fail(format!("simulator invariant: {e}")))?;
-        let summary = summarize(&scenario, &result, &rates, 0.0);
+        let summary = summarize(&scenario, result, &rates, 0.0);
         let bad = non_finite(&format!("{summary:?}"));
         prop_assert!(bad.is_empty(), "non-finite metrics: {:#?}", bad);
         let table = summary_table(&summary);

@@ -29,7 +29,7 @@ fn run_folder(name: &str, toml: &str, figures: bool) -> (PathBuf, crate::Summary
         .unwrap();
     sink.commit().unwrap();
     rates.write_csv(&dir).unwrap();
-    let summary = crate::summarize(&scenario, &result, &rates, 0.0);
+    let summary = crate::summarize(&scenario, result, &rates, 0.0);
     crate::write_summary(&dir, &summary).unwrap();
     if figures {
         plot_run(&dir, &RunPlotOptions::default()).unwrap();

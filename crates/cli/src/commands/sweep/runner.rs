@@ -79,7 +79,7 @@ fn run_one(spec: &RunSpec, dir: &Path, keep_runs: bool) -> anyhow::Result<()> {
         )
         .with_context(|| format!("run {} failed", spec.id))?;
     let wall = started.elapsed().as_secs_f64();
-    let summary = summarize(scenario, &result, &rates, wall);
+    let summary = summarize(scenario, result, &rates, wall);
     if let Some(pcap) = pcap {
         pcap.commit()?;
     }
