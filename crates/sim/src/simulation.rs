@@ -197,9 +197,6 @@ pub struct Simulation {
     pub(crate) link_pool: LinkPool,
     /// Pool them when the run starts (tests compare runs without).
     pub(crate) pool_links: bool,
-    /// Fold a done flow's endpoints at its last ACK, not only at the next sampling tick
-    /// (`on_last_ack`; tests compare runs without).
-    pub(crate) close_at_last_ack: bool,
 }
 
 /// The rate of the first link of a data path: the sender's NIC.
@@ -371,7 +368,6 @@ impl Simulation {
             data_drops_after_window_start: Vec::new(),
             link_pool: LinkPool::default(),
             pool_links: true,
-            close_at_last_ack: true,
         };
         simulation.attach_groups(scenario);
         // Captures see packets at link deliveries, and workloads add flows as they run:
@@ -697,16 +693,12 @@ impl Simulation {
                     sender.on_window_update(packet.window);
                 }
                 sender.on_ack(self.now, packet, &mut self.outbox);
-                let finished = sender.is_finished();
                 #[cfg(debug_assertions)]
                 {
                     let cwnd = sender.cc().cwnd();
                     assert!(cwnd >= flow.mss, "flow {id}: cwnd {cwnd} below one MSS");
                 }
                 self.after_sender(id);
-                if finished {
-                    self.on_last_ack(id);
-                }
                 if self.sharing.is_some() {
                     self.wake_joiners();
                 }
@@ -1024,65 +1016,46 @@ impl Simulation {
     /// acknowledged, and their own links empty. 100 000 flows that each keep the capacity of
     /// their busiest moment cost 2 kB apiece after they are over (docs/performance.md, "Many
     /// flows"). Only capacity is given back, so nothing they do changes if a late packet
-    /// comes. At each sampling tick, which already visits every flow (a plain flow is
-    /// usually folded at its last ACK already: `on_last_ack`).
+    /// comes. At each sampling tick, which already visits every flow.
     fn release_finished_flows(&mut self) {
-        for id in 0..self.workloads.first_slot as usize {
-            self.release_if_finished(id);
-        }
-    }
-
-    /// [`Simulation::release_finished_flows`] of flow `id`.
-    fn release_if_finished(&mut self, id: usize) {
-        let flow = &mut self.flows[id];
-        if flow.released
-            || flow.udp.is_some()
-            || flow.completed_at().is_none()
-            || !flow.endpoints.sender_finished()
-        {
-            return;
-        }
-        let mut empty = true;
-        for path in [flow.routes.data, flow.routes.ack] {
-            for &link in &self.hops[path.start as usize..][..path.len as usize] {
-                let link = &mut self.links[link as usize];
-                if link.one_flow {
-                    empty &= link.release_idle_buffers();
+        let first_slot = self.workloads.first_slot as usize;
+        for (id, flow) in self.flows[..first_slot].iter_mut().enumerate() {
+            if flow.released
+                || flow.udp.is_some()
+                || flow.completed_at().is_none()
+                || !flow.endpoints.sender_finished()
+            {
+                continue;
+            }
+            let mut empty = true;
+            for path in [flow.routes.data, flow.routes.ack] {
+                for &link in &self.hops[path.start as usize..][..path.len as usize] {
+                    let link = &mut self.links[link as usize];
+                    if link.one_flow {
+                        empty &= link.release_idle_buffers();
+                    }
                 }
             }
-        }
-        // A plain flow's endpoints fold into their record once none of its packets is
-        // in the network (a late duplicate could still reach them) and no timer is
-        // armed; until then they give back their empty buffers.
-        let plain = flow.is_plain(self.sharing.as_deref(), id);
-        let closed = plain && flow.in_flight() == Some(0) && flow.endpoints.close_if_done();
-        if !closed {
-            let running = flow.endpoints.get();
-            running.sender.release_idle_buffers();
-            running.receiver.release_idle_buffers();
-        }
-        // A link still holding a late packet, or endpoints that could still get one,
-        // are tried again at the next tick.
-        flow.released = empty && (closed || !plain);
-        // Nothing can reach its links any more: their ids go back to the pool.
-        if flow.released && closed {
-            let routes = flow.routes;
-            self.link_pool
-                .give_back(id as u32, routes, &mut self.hops, &self.links);
-        }
-    }
-
-    /// The ACK that flow `id`'s sender just took acknowledged its last byte: fold its
-    /// endpoints and give back its links now if it is done, rather than at the next sampling
-    /// tick (up to an interval later; with flows that live about a round trip, a third of
-    /// the running flows, each holding ~4 kB, were done and waiting for the tick:
-    /// docs/performance.md, "Memory per idle flow"). Its time-series row is the same: the
-    /// endpoints no longer change. Out of line, reached once or twice per finite flow.
-    #[cold]
-    #[inline(never)]
-    fn on_last_ack(&mut self, id: u32) {
-        if self.close_at_last_ack && self.workloads.first_slot > id {
-            self.release_if_finished(id as usize);
+            // A plain flow's endpoints fold into their record once none of its packets is
+            // in the network (a late duplicate could still reach them) and no timer is
+            // armed; until then they give back their empty buffers.
+            let closed = flow.is_plain(self.sharing.as_deref(), id)
+                && flow.in_flight() == Some(0)
+                && flow.endpoints.close_if_done();
+            if !closed {
+                let running = flow.endpoints.get();
+                running.sender.release_idle_buffers();
+                running.receiver.release_idle_buffers();
+            }
+            // A link still holding a late packet, or endpoints that could still get one,
+            // are tried again at the next tick.
+            flow.released = empty && (closed || !flow.is_plain(self.sharing.as_deref(), id));
+            // Nothing can reach its links any more: their ids go back to the pool.
+            if flow.released && closed {
+                let routes = flow.routes;
+                self.link_pool
+                    .give_back(id as u32, routes, &mut self.hops, &self.links);
+            }
         }
     }
 
@@ -1594,20 +1567,6 @@ mod tests {
     }
 
     #[test]
-    fn a_flow_is_folded_at_its_last_ack() {
-        // Flow 0 of these is done in two round trips, long before the 100 ms tick: its
-        // endpoints are folded then (`link_pool.rs` checks that this changes no output).
-        let scenario = two_short_flows("newreno", "[output]\ninterval = \"100ms\"");
-        let mut simulation = Simulation::new(&scenario);
-        run_until(&mut simulation, 99);
-        assert!(matches!(
-            simulation.flows[0].endpoints,
-            Endpoints::Closed(_)
-        ));
-        assert!(simulation.flows[0].released);
-    }
-
-    #[test]
     fn a_run_ended_before_a_flow_starts_reports_it_with_untouched_endpoints() {
         // `finish` gives the links back before it makes the results, so a flow still pending
         // gets its endpoints (whose NIC rate is its first link's) before that: it reports
@@ -1652,8 +1611,6 @@ mod tests {
         // 100 ms tick folds flow 0's, whose time-series row must stay what its endpoints gave.
         let scenario = two_short_flows("newreno", "[output]\ninterval = \"100ms\"");
         let mut simulation = Simulation::new(&scenario);
-        // Folded at the tick: not at the last ACK, which would leave nothing to compare.
-        simulation.close_at_last_ack = false;
         assert!(matches!(simulation.flows[0].endpoints, Endpoints::Pending));
         run_until(&mut simulation, 99);
         let Endpoints::Running(running) = &simulation.flows[0].endpoints else {
