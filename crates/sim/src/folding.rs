@@ -257,6 +257,9 @@ mod tests {
         let scenario =
             cclab_scenario::from_str("test.toml", text, &[]).expect("the test scenario is valid");
         let mut simulation = Simulation::new(&scenario);
+        // Both with every link kept, so that traced packets name the same link ids (pooled
+        // links change nothing else: `link_pool.rs`).
+        simulation.pool_links = false;
         if !fold {
             for link in &mut simulation.links {
                 link.folded = false;

@@ -120,6 +120,11 @@ impl Histogram {
         self.count
     }
 
+    /// The sum of every value counted.
+    pub fn sum(&self) -> u128 {
+        self.sum
+    }
+
     pub fn mean(&self) -> Option<f64> {
         (self.count > 0).then(|| self.sum as f64 / self.count as f64)
     }

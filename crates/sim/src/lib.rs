@@ -12,6 +12,7 @@ mod endpoints;
 pub mod event;
 mod folding;
 pub mod histogram;
+mod link_pool;
 pub mod net;
 pub mod packet;
 pub mod range_set;

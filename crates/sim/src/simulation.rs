@@ -8,6 +8,7 @@ use cclab_scenario::{FlowKind, Scenario};
 use crate::capture::{CapturePoint, Captured, Captures};
 use crate::endpoints::{Closed, Endpoints};
 use crate::event::{Event, EventQueue, TimerAction};
+use crate::link_pool::LinkPool;
 use crate::net::link::{Admission, Link, LinkStats};
 use crate::net::network::{LinkRole, Network, Path, Routes, drop_location};
 use crate::net::qdisc::DropReason;
@@ -105,7 +106,7 @@ impl Flow {
 
     /// A plain TCP flow: no UDP source, application, handshake or shared state, and not a
     /// workload slot. Only its endpoints are made at its start and folded when it is done.
-    fn is_plain(&self, sharing: Option<&crate::sharing::Groups>, id: usize) -> bool {
+    pub(crate) fn is_plain(&self, sharing: Option<&crate::sharing::Groups>, id: usize) -> bool {
         self.udp.is_none()
             && self.on_off.is_none()
             && self.handshake.is_none()
@@ -192,18 +193,19 @@ pub struct Simulation {
     pub(crate) data_drops_after_window_start: Vec<u32>,
     /// The scenario's `[[flows]]` tables, to make a plain flow's endpoints when it starts.
     pub(crate) flow_groups: Vec<cclab_scenario::FlowGroup>,
+    /// The plain flows' own access links, made when each starts (`link_pool.rs`).
+    pub(crate) link_pool: LinkPool,
+    /// Pool them when the run starts (tests compare runs without).
+    pub(crate) pool_links: bool,
 }
 
-/// Fresh endpoints of flow `id` of `group`, whose paths are `routes`.
-fn endpoints_of(
-    group: &cclab_scenario::FlowGroup,
-    id: u32,
-    links: &[Link],
-    hops: &[u32],
-    routes: Routes,
-) -> Endpoints {
-    // The sender's NIC is its first link.
-    let nic_rate_bps = links[hops[routes.data.start as usize] as usize].rate_bps();
+/// The rate of the first link of a data path: the sender's NIC.
+fn first_link_rate(links: &[Link], hops: &[u32], routes: Routes) -> u64 {
+    links[hops[routes.data.start as usize] as usize].rate_bps()
+}
+
+/// Fresh endpoints of flow `id` of `group`, whose sender's NIC sends at `nic_rate_bps`.
+fn endpoints_of(group: &cclab_scenario::FlowGroup, id: u32, nic_rate_bps: u64) -> Endpoints {
     // A UDP flow's sender stays idle: no TCP Small Queues to keep.
     let nic = (!matches!(group.kind, FlowKind::Udp(_))).then_some(nic_rate_bps);
     let (sender, receiver) = crate::tcp::connection::endpoints(group, id, group.size, nic);
@@ -309,7 +311,8 @@ impl Simulation {
                 // Every flow but a plain TCP one has its endpoints from the start: its
                 // application, handshake or group reaches them before its first segment.
                 if !flow.is_plain(sharing.as_deref(), id as usize) {
-                    flow.endpoints = endpoints_of(group, id, &links, &hops, routes);
+                    let nic_rate_bps = first_link_rate(&links, &hops, routes);
+                    flow.endpoints = endpoints_of(group, id, nic_rate_bps);
                 }
             }
         }
@@ -363,6 +366,8 @@ impl Simulation {
             sharing,
             flow_groups: scenario.flows.clone(),
             data_drops_after_window_start: Vec::new(),
+            link_pool: LinkPool::default(),
+            pool_links: true,
         };
         simulation.attach_groups(scenario);
         // Captures see packets at link deliveries, and workloads add flows as they run:
@@ -428,6 +433,7 @@ impl Simulation {
         sink: &mut dyn TraceSink,
         progress: &mut dyn FnMut(SimTime),
     ) -> Result<RunResult, SimError> {
+        self.pool_access_links();
         while let Some((time, event)) = self.queue.pop_until(self.end) {
             self.now = time;
             self.events += 1;
@@ -447,7 +453,11 @@ impl Simulation {
     /// (`on_flow_start`), the compiler no longer inlined it by itself, and the call cost
     /// 2.7 to 5.0 % more instructions on the four benches (callgrind, docs/performance.md).
     #[inline(always)]
-    fn dispatch(&mut self, event: Event, sink: &mut dyn TraceSink) -> Result<(), SimError> {
+    pub(crate) fn dispatch(
+        &mut self,
+        event: Event,
+        sink: &mut dyn TraceSink,
+    ) -> Result<(), SimError> {
         match event {
             Event::LinkDelivery(link) => {
                 let wire = &mut self.links[link as usize];
@@ -562,9 +572,13 @@ impl Simulation {
             return;
         }
         if matches!(flow.endpoints, Endpoints::Pending) {
+            self.attach_pooled_links(id);
+            let flow = &mut self.flows[id as usize];
             let group = &self.flow_groups[flow.group as usize];
-            flow.endpoints = endpoints_of(group, id, &self.links, &self.hops, flow.routes);
+            let nic_rate_bps = first_link_rate(&self.links, &self.hops, flow.routes);
+            flow.endpoints = endpoints_of(group, id, nic_rate_bps);
         }
+        let flow = &mut self.flows[id as usize];
         flow.endpoints
             .get()
             .sender
@@ -1045,6 +1059,12 @@ impl Simulation {
             // A link still holding a late packet, or endpoints that could still get one,
             // are tried again at the next tick.
             flow.released = empty && (closed || !flow.is_plain(self.sharing.as_deref(), id));
+            // Nothing can reach its links any more: their ids go back to the pool.
+            if flow.released && closed {
+                let routes = flow.routes;
+                self.link_pool
+                    .give_back(id as u32, routes, &mut self.hops, &self.links);
+            }
         }
     }
 
@@ -1222,8 +1242,12 @@ impl Simulation {
         for (id, flow) in self.flows.iter_mut().enumerate() {
             if flow.udp.is_none() && matches!(flow.endpoints, Endpoints::Pending) {
                 let group = &self.flow_groups[flow.group as usize];
-                let Endpoints::Running(running) =
-                    endpoints_of(group, id as u32, &self.links, &self.hops, flow.routes)
+                // A pooled flow that never started has no links: its NIC's rate is its kit's.
+                let nic_rate_bps = self
+                    .link_pool
+                    .first_data_link_rate(id as u32)
+                    .unwrap_or_else(|| first_link_rate(&self.links, &self.hops, flow.routes));
+                let Endpoints::Running(running) = endpoints_of(group, id as u32, nic_rate_bps)
                 else {
                     unreachable!("endpoints_of makes running endpoints");
                 };
@@ -1261,42 +1285,31 @@ impl Simulation {
                     .map_or_else(Default::default, |c| *c);
                 let completed_at = flow.completed_at();
                 let endpoints = std::mem::replace(&mut flow.endpoints, Endpoints::Pending);
-                let Closed {
-                    cc,
-                    undo_enabled,
-                    bytes_acked,
-                    delivered_bytes,
-                    min_rtt,
-                    mut stats,
-                    ..
-                } = match endpoints {
+                let mut closed = match endpoints {
                     Endpoints::Closed(closed) => *closed,
                     Endpoints::Running(running) => Closed::new(running.sender, running.receiver),
                     Endpoints::Pending => unreachable!("pending endpoints were folded above"),
                 };
-                let rtt = std::mem::take(&mut stats.rtt_histogram);
+                let (mean_rtt, min_rtt) = (closed.mean_rtt(), closed.min_rtt());
+                let rtt = std::mem::take(&mut closed.rtt_histogram);
                 FlowResult {
                     id: id as u32,
                     group: flow.group,
-                    cc,
+                    cc: closed.cc,
                     start: flow.start,
                     size: flow.size,
-                    bytes_acked,
-                    delivered_bytes,
-                    payload_bytes_sent: stats.payload_bytes_sent,
-                    wire_bytes_sent: stats.wire_bytes_sent,
-                    packets_sent: stats.packets_sent,
-                    retransmissions: stats.retransmissions,
-                    timeouts: stats.timeouts,
-                    fast_recoveries: stats.fast_recoveries,
-                    undos: undo_enabled.then_some(stats.undos),
-                    ce_bytes: stats.ce_bytes,
-                    ecn_reductions: stats.ecn_reductions,
-                    mean_rtt: (stats.rtt_samples > 0).then(|| {
-                        SimDuration::from_nanos(
-                            (stats.rtt_sum_ns / stats.rtt_samples as u128) as u64,
-                        )
-                    }),
+                    bytes_acked: closed.bytes_acked,
+                    delivered_bytes: closed.delivered_bytes,
+                    payload_bytes_sent: closed.payload_bytes_sent,
+                    wire_bytes_sent: closed.wire_bytes_sent,
+                    packets_sent: closed.packets_sent,
+                    retransmissions: closed.retransmissions,
+                    timeouts: closed.timeouts,
+                    fast_recoveries: closed.fast_recoveries,
+                    undos: closed.undo_enabled.then_some(closed.undos),
+                    ce_bytes: closed.ce_bytes,
+                    ecn_reductions: closed.ecn_reductions,
+                    mean_rtt,
                     min_rtt,
                     completed_at,
                     handshake: flow.handshake.as_ref().and_then(|h| h.handshake_time()),
@@ -1479,10 +1492,13 @@ mod tests {
         // four access links, its counters at the window's start (boxed, made when the window
         // opens) and its result. The scenario crate's estimate (measured from peak RSS of
         // flows that all run) must be at least that. The access links are counted in full,
-        // as when their buffer is limited (`Link::compact` otherwise: the inline part only).
+        // as when their buffer is limited (`Link::compact` otherwise: the inline part only,
+        // and only while the flow runs, with the index of its set in the link pool:
+        // `link_pool.rs`).
         let fixed = std::mem::size_of::<Flow>()
             + std::mem::size_of::<crate::endpoints::Running>()
             + 4 * (std::mem::size_of::<Link>() + Link::queue_bytes())
+            + std::mem::size_of::<u32>()
             + std::mem::size_of::<FlowCounters>()
             + std::mem::size_of::<FlowResult>();
         assert!(

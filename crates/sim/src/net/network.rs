@@ -30,7 +30,7 @@ pub struct Routes {
 /// What `packets.csv` calls a link where a traced packet was dropped: a flow's own access
 /// links by their role (every flow has its own, so their names would only repeat the flow
 /// id), every other link by its name.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum LinkRole {
     /// A shared link, named in every output by [`Link::name`].
     Core,
