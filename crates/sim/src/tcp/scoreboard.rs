@@ -176,8 +176,7 @@ impl Scoreboard {
                 .back()
                 .is_none_or(|s| s.len as u64 == self.mss)
         );
-        // Made in its slot, not on the stack and copied there.
-        self.segments.push_back_with(|| Segment {
+        self.segments.push_back(Segment {
             len,
             flags: 0,
             sent_time: now,
