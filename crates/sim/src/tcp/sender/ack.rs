@@ -259,8 +259,6 @@ impl Sender {
             snd_nxt: self.board.snd_nxt(),
         };
         self.rtt.on_sample(sample, seq);
-        self.stats.rtt_sum_ns += sample.as_nanos() as u128;
-        self.stats.rtt_samples += 1;
         self.stats.rtt_histogram.record(sample.as_nanos());
     }
 

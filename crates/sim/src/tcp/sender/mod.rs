@@ -114,12 +114,10 @@ pub struct SenderStats {
     pub loss_probes: u64,
     /// Window reductions undone as spurious (`undo.rs`).
     pub undos: u64,
-    pub rtt_sum_ns: u128,
-    pub rtt_samples: u64,
     /// Payload bytes the receiver reported CE-marked, and the window reductions they caused.
     pub ce_bytes: u64,
     pub ecn_reductions: u64,
-    /// Every RTT sample (ns), for percentiles.
+    /// Every RTT sample (ns), for the mean (its sum over its count) and percentiles.
     pub rtt_histogram: Histogram,
 }
 
