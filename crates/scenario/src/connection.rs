@@ -21,6 +21,30 @@ pub struct ConnectionOptions {
     pub drop_syn: u32,
     /// `tcp_rmem = [min, default, max]`: the auto-tuned receive buffer's sizes.
     pub tcp_rmem: TcpRmem,
+    /// `scaling_ratio = n`: the receiving host's payload-to-memory ratio of its packets, in
+    /// 256ths (Linux's `scaling_ratio`), which sets the window a receive buffer allows.
+    pub scaling_ratio: ScalingRatio,
+}
+
+/// Linux's `tp->scaling_ratio` (since 6.6): the window a receive buffer of `space` bytes
+/// allows is `space × ratio / 256` (`tcp_win_from_space`), the ratio being the payload over
+/// the `truesize` (the memory charged) of the packets received, measured by
+/// `tcp_measure_rcv_mss` and kept in a `u8`. It belongs to the receiving host's driver: a TUN
+/// device charges about 2317 bytes per 1448-byte segment (160), drivers with page fragments
+/// less. The default is `TCP_DEFAULT_SCALING_RATIO`, 128 (one half), what the kernel assumes
+/// until its first full-sized segment and what `tcp_adv_win_scale = 1` gave before 6.6.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ScalingRatio(pub u8);
+
+impl ScalingRatio {
+    /// `TCP_DEFAULT_SCALING_RATIO` = 1 << (`TCP_RMEM_TO_WIN_SCALE` − 1).
+    pub const LINUX_DEFAULT: ScalingRatio = ScalingRatio(128);
+}
+
+impl Default for ScalingRatio {
+    fn default() -> Self {
+        ScalingRatio::LINUX_DEFAULT
+    }
 }
 
 /// Linux's `net.ipv4.tcp_rmem`: the receive buffer's minimum, initial and largest size in

@@ -21,7 +21,7 @@ pub mod wifi;
 
 use std::path::Path;
 
-pub use connection::{ConnectionOptions, TcpRmem};
+pub use connection::{ConnectionOptions, ScalingRatio, TcpRmem};
 pub use error::{ECHO_LIMIT, ScenarioError, one_line, shorten, shorten_quoted};
 pub use link_kind::LinkKind;
 pub use model::*;

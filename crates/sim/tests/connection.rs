@@ -415,6 +415,10 @@ fn tcp_rmem_max_bounds_the_flight_through_the_advertised_window() {
     // whole segments: 2172 × 1448 = 3 145 056 bytes.
     let (_, sink) = common::run(&long_fatter(""));
     assert_eq!(largest_flight(&sink), 2172 * 1448);
+    // On a receiving host whose packets are 160/256 payload (a TUN device) the same buffer
+    // allows 6 291 456 × 160 / 256 = 3 932 160 bytes: 2715 whole segments.
+    let (_, sink) = common::run(&long_fatter("scaling_ratio = 160"));
+    assert_eq!(largest_flight(&sink), 2715 * 1448);
     // This machine's kernel: tcp_rmem[2] = 33 554 432, window scale 10, a window of up to
     // 16 777 216 bytes: slow start now takes the flight past 3.15 MB until the 5 MB buffer
     // overflows.

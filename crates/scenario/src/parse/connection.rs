@@ -4,7 +4,7 @@
 use toml::Value;
 
 use super::section::Section;
-use crate::connection::{ConnectionOptions, TcpRmem};
+use crate::connection::{ConnectionOptions, ScalingRatio, TcpRmem};
 use crate::error::ScenarioError;
 use crate::units::parse_bytes;
 
@@ -60,12 +60,29 @@ pub(super) fn connection_options(
             "sizes the buffer of a receiver that tunes its window; add receive_window = \"auto\" (or stack = \"linux\") or remove the key",
         ));
     }
+    let scaling_ratio = match section.get("scaling_ratio") {
+        None => ScalingRatio::default(),
+        Some(_) if !receive_window_auto => {
+            return Err(section.invalid(
+                "scaling_ratio",
+                "sets the window a tuned receive buffer allows; add receive_window = \"auto\" (or stack = \"linux\") or remove the key",
+            ));
+        }
+        Some(Value::Integer(n)) if (1..=255).contains(n) => ScalingRatio(*n as u8),
+        Some(_) => {
+            return Err(section.invalid(
+                "scaling_ratio",
+                "must be an integer from 1 to 255: the receiving host's payload per 256 bytes of packet memory, as Linux's scaling_ratio (128 by default; 160 on a TUN device)",
+            ));
+        }
+    };
     Ok(ConnectionOptions {
         handshake,
         quick_ack,
         receive_window_auto,
         drop_syn,
         tcp_rmem,
+        scaling_ratio,
     })
 }
 

@@ -1,7 +1,7 @@
 //! `handshake`, `quick_ack`, `drop_syn` and `receive_window = "auto"`: defaults, accepted
 //! forms, and one sentence naming file, key and problem for every bad one.
 
-use crate::connection::{ConnectionOptions, TcpRmem};
+use crate::connection::{ConnectionOptions, ScalingRatio, TcpRmem};
 use crate::{FlowGroup, from_str};
 
 fn with_flow(keys: &str) -> String {
@@ -46,7 +46,9 @@ fn every_option_is_off_by_default() {
                 min: 4096,
                 default: 131_072,
                 max: 6_291_456
-            }
+            },
+            // Linux's TCP_DEFAULT_SCALING_RATIO: one half.
+            scaling_ratio: ScalingRatio(128),
         }
     );
     assert_eq!(g.receive_window, None);
@@ -62,7 +64,8 @@ fn the_options_are_read() {
             quick_ack: true,
             receive_window_auto: true,
             drop_syn: 2,
-            tcp_rmem: TcpRmem::default()
+            tcp_rmem: TcpRmem::default(),
+            scaling_ratio: ScalingRatio::default(),
         }
     );
     // The receiver tunes the window: the sender keeps no fixed cap.
@@ -134,6 +137,32 @@ fn tcp_rmem_is_read_as_the_sysctl_prints_it() {
     let g = group("stack = \"linux\"\ntcp_rmem = [\"4KiB\", \"128KiB\", \"32MiB\"]");
     assert_eq!(g.connection.tcp_rmem.max, 33_554_432);
     assert_eq!(g.connection.tcp_rmem.default, 131_072);
+}
+
+#[test]
+fn scaling_ratio_is_the_receiving_hosts_and_needs_a_tuned_window() {
+    // 256 × 1448 / 2317 = 160: a TUN device's truesize for a 1448-byte segment.
+    let g = group("receive_window = \"auto\"\nscaling_ratio = 160");
+    assert_eq!(g.connection.scaling_ratio, ScalingRatio(160));
+    let g = group("stack = \"linux\"\nscaling_ratio = 255");
+    assert_eq!(g.connection.scaling_ratio, ScalingRatio(255));
+    // A stack leaves it at Linux's initial assumption.
+    assert_eq!(
+        group("stack = \"linux\"").connection.scaling_ratio,
+        ScalingRatio(128)
+    );
+    assert_refused(
+        "scaling_ratio = 160",
+        "scaling_ratio",
+        "receive_window = \"auto\"",
+    );
+    for bad in ["0", "256", "-1", "1.25", "\"160\""] {
+        assert_refused(
+            &format!("receive_window = \"auto\"\nscaling_ratio = {bad}"),
+            "scaling_ratio",
+            "1 to 255",
+        );
+    }
 }
 
 #[test]

@@ -601,6 +601,7 @@ const FLOW_KEYS: &[&str] = &[
     "delayed_ack_timeout",
     "receive_window",
     "tcp_rmem",
+    "scaling_ratio",
     "send_buffer",
     "small_queues",
     "handshake",

@@ -79,15 +79,21 @@ pub fn endpoints(
         quick_acks: if group.connection.quick_ack {
             // The window the receiver starts with: the configured one, or Linux's initial
             // 64 KB (an auto-tuned window starts there too).
-            let window = group
-                .receive_window
-                .unwrap_or(ReceiveWindow::new(group.mss, group.connection.tcp_rmem).window());
+            let window = group.receive_window.unwrap_or(
+                ReceiveWindow::new(
+                    group.mss,
+                    group.connection.tcp_rmem,
+                    group.connection.scaling_ratio,
+                )
+                .window(),
+            );
             crate::tcp::receiver::quick_acks(window, group.mss)
         } else {
             0
         },
         auto_window_mss: group.connection.receive_window_auto.then_some(group.mss),
         tcp_rmem: group.connection.tcp_rmem,
+        scaling_ratio: group.connection.scaling_ratio,
     });
     (sender, receiver)
 }

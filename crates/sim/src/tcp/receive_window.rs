@@ -8,10 +8,12 @@
 //! - **Buffer and window.** The buffer starts at `tcp_rmem[1]` and never exceeds
 //!   `tcp_rmem[2]` (the flow's `tcp_rmem`; by default Linux's long-standing 131 072 and
 //!   6 291 456 bytes). Since 6.6 the window a buffer
-//!   allows is `tcp_win_from_space` = space × `scaling_ratio` / 256, the ratio being
-//!   measured from the payload/truesize of received skbs; the model has no skbs and keeps
-//!   the initial ratio, `TCP_DEFAULT_SCALING_RATIO` = 128 (one half, what
-//!   `tcp_adv_win_scale` = 1 gave before 6.6). The window clamp is the window of the buffer.
+//!   allows is `tcp_win_from_space` = space × `scaling_ratio` / 256. The kernel starts at
+//!   `TCP_DEFAULT_SCALING_RATIO` = 128 (one half, what `tcp_adv_win_scale` = 1 gave before
+//!   6.6) and measures the ratio as payload/truesize of the first segment longer than its
+//!   first MSS guess (`tcp_measure_rcv_mss`); the model has no skbs, so the receiving host's
+//!   ratio is the flow's `scaling_ratio` (default 128), taken at that same segment. The
+//!   window clamp is the window of the buffer.
 //! - **Window scale.** As `tcp_select_initial_window` picks it: the smallest shift that lets
 //!   the 16-bit field reach the largest buffer, ilog2(max(`tcp_rmem[2]`, `rmem_max`, the
 //!   initial window)) − 15, between 0 and 14 (RFC 7323 §2.3); 7 for 6 MB, 10 for 32 MB. The
@@ -38,7 +40,10 @@
 //! buffer (the buffer is twice the window, which covers a window of it), and zero windows.
 
 use cclab_cc::{SimDuration, SimTime};
-use cclab_scenario::TcpRmem;
+use cclab_scenario::{ScalingRatio, TcpRmem};
+
+/// `TCP_DEFAULT_SCALING_RATIO`: the ratio until the first segment is measured.
+const DEFAULT_RATIO: u64 = ScalingRatio::LINUX_DEFAULT.0 as u64;
 
 /// Linux `net.core.rmem_max` default (`SK_RMEM_MAX` on 64-bit): `tcp_select_initial_window`
 /// sizes the window scale for the larger of it and `tcp_rmem[2]`.
@@ -53,9 +58,17 @@ const SYN_WINDOW: u64 = 65_535;
 /// Linux `TCP_INIT_CWND`: the first `space` estimate is ten segments.
 const INITIAL_SPACE_SEGMENTS: u64 = 10;
 
-/// Window a buffer of `space` bytes allows (`tcp_win_from_space` at the default ratio).
-fn win_from_space(space: u64) -> u64 {
-    space / 2
+/// Linux `TCP_MSS_DEFAULT`: the receiver's first guess of the sender's MSS is at most this
+/// (`tcp_initialize_rcv_mss`).
+const MSS_DEFAULT: u64 = 536;
+
+/// Linux `TCP_MIN_MSS`: the guess is at least this.
+const MIN_MSS: u64 = 88;
+
+/// Window a buffer of `space` bytes allows at `ratio` 256ths (`__tcp_win_from_space`:
+/// space × ratio >> `TCP_RMEM_TO_WIN_SCALE`).
+fn win_from_space(space: u64, ratio: u64) -> u64 {
+    (space * ratio) >> 8
 }
 
 /// The largest window the 16-bit field carries at window scale `scale` (Linux sets
@@ -64,9 +77,10 @@ fn largest_window(scale: u32) -> u64 {
     (u16::MAX as u64) << scale
 }
 
-/// Buffer a window of `window` bytes needs (`tcp_space_from_win`).
-fn space_from_win(window: u64) -> u64 {
-    window * 2
+/// Buffer a window of `window` bytes needs at `ratio` 256ths (`tcp_space_from_win`:
+/// (window << `TCP_RMEM_TO_WIN_SCALE`) / ratio).
+fn space_from_win(window: u64, ratio: u64) -> u64 {
+    (window << 8) / ratio
 }
 
 /// The window scale a receiver with the buffer sizes `rmem` announces
@@ -74,7 +88,10 @@ fn space_from_win(window: u64) -> u64 {
 /// `tcp_rmem[2]`, `rmem_max` and the initial buffer's window, minus 15 (so that the 16-bit
 /// field shifted reaches it), within 0..=14.
 pub fn window_scale(rmem: TcpRmem) -> u32 {
-    let space = win_from_space(rmem.default).max(rmem.max).max(RMEM_MAX);
+    // The SYN-ACK is sent before any data: the ratio is still the default one.
+    let space = win_from_space(rmem.default, DEFAULT_RATIO)
+        .max(rmem.max)
+        .max(RMEM_MAX);
     space.ilog2().saturating_sub(15).min(MAX_WINDOW_SCALE)
 }
 
@@ -92,6 +109,12 @@ pub struct ReceiveWindow {
     clamp: u64,
     /// `rcv_ssthresh`: the window advertised, growing towards the clamp.
     advertised: u64,
+    /// `scaling_ratio` now, in 256ths, and the receiving host's, which it becomes at the
+    /// first segment longer than `rcv_mss`.
+    ratio: u64,
+    host_ratio: u64,
+    /// `icsk_ack.rcv_mss`: the receiver's estimate of the sender's MSS.
+    rcv_mss: u64,
     /// `rcvq_space`: the largest per-RTT read so far, and where and when the current
     /// measurement started (`None` before the first segment).
     space: u64,
@@ -105,9 +128,10 @@ pub struct ReceiveWindow {
 }
 
 impl ReceiveWindow {
-    pub fn new(mss: u64, rmem: TcpRmem) -> Self {
+    /// A receiver whose packets' payload is `host_ratio` 256ths of their memory.
+    pub fn new(mss: u64, rmem: TcpRmem, host_ratio: ScalingRatio) -> Self {
         let scale = window_scale(rmem);
-        let clamp = win_from_space(rmem.default).min(largest_window(scale));
+        let clamp = win_from_space(rmem.default, DEFAULT_RATIO).min(largest_window(scale));
         let advertised = (SYN_WINDOW.min(clamp) / mss * mss).max(mss);
         ReceiveWindow {
             mss,
@@ -116,6 +140,11 @@ impl ReceiveWindow {
             buffer: rmem.default,
             clamp,
             advertised,
+            ratio: DEFAULT_RATIO,
+            host_ratio: u64::from(host_ratio.0.max(1)),
+            // tcp_initialize_rcv_mss: min(advmss, rcv_wnd / 2, TCP_MSS_DEFAULT), at least
+            // TCP_MIN_MSS.
+            rcv_mss: mss.min(advertised / 2).clamp(MIN_MSS, MSS_DEFAULT),
             space: (INITIAL_SPACE_SEGMENTS * mss).min(advertised),
             space_seq: 0,
             space_time: None,
@@ -161,6 +190,36 @@ impl ReceiveWindow {
         grew
     }
 
+    /// `tcp_measure_rcv_mss`, for an in-order segment of `payload` bytes, before
+    /// [`Self::on_in_order`] (`tcp_event_data_recv` calls it first). A segment of at least
+    /// `rcv_mss` bytes sets `rcv_mss` to its length (at most the MSS), and one of another
+    /// length than `rcv_mss` measures the ratio: here the host's, the same for every packet.
+    /// (Linux also lowers `rcv_mss` after two equal shorter segments; a model flow's
+    /// segments are full but for its last, so that is left out.)
+    pub fn measure_rcv_mss(&mut self, payload: u64) {
+        if payload < self.rcv_mss {
+            return;
+        }
+        if payload != self.rcv_mss && self.ratio != self.host_ratio {
+            self.set_ratio(self.host_ratio);
+        }
+        self.rcv_mss = payload.min(self.mss);
+    }
+
+    /// The ratio changed (`tcp_measure_rcv_mss` since Linux 6.14, "tcp: adjust
+    /// rcvq_space after updating scaling ratio"): the clamp becomes the window of the
+    /// buffer at the new ratio (`tcp_set_window_clamp`; a lower clamp lowers
+    /// `rcv_ssthresh`, a higher one leaves it, since `rcv_wnd` is no larger), and
+    /// `rcvq_space` stays within it.
+    fn set_ratio(&mut self, ratio: u64) {
+        self.ratio = ratio;
+        self.clamp = win_from_space(self.buffer, ratio).min(largest_window(self.scale));
+        // The model keeps at least a segment open (Linux's clamp floor is
+        // SOCK_MIN_RCVBUF / 2, above one segment of the usual MSS).
+        self.advertised = self.advertised.min(self.clamp).max(self.mss);
+        self.space = self.space.min(self.clamp);
+    }
+
     /// `tcp_grow_window`: two segments per full segment, up to the clamp. Returns whether
     /// the window grew.
     fn grow_window(&mut self) -> bool {
@@ -187,10 +246,10 @@ impl ReceiveWindow {
     /// The end of `tcp_rcvbuf_grow`: the buffer a window of `rcvwin` needs, at most
     /// `tcp_rmem[2]`, if that is larger than the buffer now; the clamp follows.
     fn grow_buffer(&mut self, rcvwin: u64) {
-        let buffer = space_from_win(rcvwin).min(self.max_buffer);
+        let buffer = space_from_win(rcvwin, self.ratio).min(self.max_buffer);
         if buffer > self.buffer {
             self.buffer = buffer;
-            self.clamp = win_from_space(buffer).min(largest_window(self.scale));
+            self.clamp = win_from_space(buffer, self.ratio).min(largest_window(self.scale));
         }
     }
 
@@ -246,7 +305,7 @@ mod tests {
 
     #[test]
     fn starts_at_the_syn_window_in_whole_segments() {
-        let w = ReceiveWindow::new(MSS, TcpRmem::default());
+        let w = ReceiveWindow::new(MSS, TcpRmem::default(), ScalingRatio::default());
         // 65 535 rounded down to 1448-byte segments: 45 × 1448.
         assert_eq!(w.window(), 65_160);
         assert_eq!(w.buffer(), 131_072);
@@ -256,7 +315,7 @@ mod tests {
 
     #[test]
     fn grows_by_two_segments_per_segment_up_to_the_clamp() {
-        let mut w = ReceiveWindow::new(MSS, TcpRmem::default());
+        let mut w = ReceiveWindow::new(MSS, TcpRmem::default(), ScalingRatio::default());
         w.on_in_order(at(0), MSS, true);
         // The clamp, 131 072 / 2 = 65 536, stops it before two more segments.
         assert_eq!(w.window(), 65_536);
@@ -264,7 +323,7 @@ mod tests {
 
     #[test]
     fn one_adjustment_per_rtt_follows_tcp_rcv_space_adjust() {
-        let mut w = ReceiveWindow::new(MSS, TcpRmem::default());
+        let mut w = ReceiveWindow::new(MSS, TcpRmem::default(), ScalingRatio::default());
         // Segment 1 at t = 0: the window grows to the clamp, 65 536, and the RTT
         // measurement waits for byte 1448 + 65 536 = 66 984; the space measurement starts.
         w.on_in_order(at(0), MSS, true);
@@ -298,7 +357,7 @@ mod tests {
 
     #[test]
     fn the_buffer_stops_at_tcp_rmem_max() {
-        let mut w = ReceiveWindow::new(MSS, TcpRmem::default());
+        let mut w = ReceiveWindow::new(MSS, TcpRmem::default(), ScalingRatio::default());
         let mut seq = 0;
         // 1 000 segments per 10 ms for a second: far more than 6 MB per RTT.
         for ms in 0..1000u64 {
@@ -314,6 +373,83 @@ mod tests {
         assert_eq!(w.scaled(), 24_576);
     }
 
+    /// 256 × 1448 / 2317: a TUN device charges 2317 bytes of memory per 1448-byte segment.
+    const TUN: ScalingRatio = ScalingRatio(160);
+
+    #[test]
+    fn the_hosts_ratio_is_taken_at_the_first_segment_longer_than_the_first_mss_guess() {
+        let mut w = ReceiveWindow::new(MSS, TcpRmem::default(), TUN);
+        // Before any data, the default ratio: clamp 131 072 × 128 / 256 = 65 536.
+        assert_eq!((w.ratio, w.clamp), (128, 65_536));
+        // tcp_initialize_rcv_mss: min(1448, 65 160 / 2, 536) = 536. A shorter segment, and
+        // one of exactly 536 bytes, measure nothing.
+        assert_eq!(w.rcv_mss, 536);
+        w.measure_rcv_mss(500);
+        w.measure_rcv_mss(536);
+        assert_eq!((w.ratio, w.clamp), (128, 65_536));
+        // A full segment: the ratio becomes the host's, the clamp the window of the same
+        // 131 072-byte buffer at it: 131 072 × 160 / 256 = 81 920. The advertised window
+        // (rcv_ssthresh) stays where it was, rcvq_space (10 × 1448) within the clamp.
+        w.measure_rcv_mss(MSS);
+        assert_eq!((w.ratio, w.clamp, w.rcv_mss), (160, 81_920, MSS));
+        assert_eq!((w.window(), w.space), (65_160, 14_480));
+        // Then it grows two segments per segment to the new clamp, not to 65 536.
+        for n in 1..=20 {
+            w.on_in_order(at(0), n * MSS, true);
+        }
+        assert_eq!(w.window(), 81_920);
+    }
+
+    #[test]
+    fn the_default_ratio_measured_changes_nothing() {
+        let mut w = ReceiveWindow::new(MSS, TcpRmem::default(), ScalingRatio::default());
+        w.measure_rcv_mss(MSS);
+        assert_eq!((w.ratio, w.clamp, w.window()), (128, 65_536, 65_160));
+    }
+
+    #[test]
+    fn a_lower_ratio_lowers_the_clamp_and_the_advertised_window() {
+        // 64: a quarter of the memory is payload. Clamp 131 072 × 64 / 256 = 32 768, below
+        // the 65 160 advertised, which tcp_set_window_clamp brings down to it.
+        let mut w = ReceiveWindow::new(MSS, TcpRmem::default(), ScalingRatio(64));
+        w.measure_rcv_mss(MSS);
+        assert_eq!((w.clamp, w.window(), w.space), (32_768, 32_768, 14_480));
+    }
+
+    #[test]
+    fn at_the_hosts_ratio_the_window_reaches_that_share_of_tcp_rmem_max() {
+        let mut w = ReceiveWindow::new(MSS, TcpRmem::default(), TUN);
+        let mut seq = 0;
+        for ms in 0..1000u64 {
+            for _ in 0..100 {
+                seq += MSS;
+                w.measure_rcv_mss(MSS);
+                w.on_in_order(at(ms), seq, true);
+            }
+        }
+        // The buffer stops at tcp_rmem[2], 6 291 456 bytes; its window is
+        // 6 291 456 × 160 / 256 = 3 932 160 where the default ratio gives 3 145 728.
+        assert_eq!((w.buffer(), w.window()), (6_291_456, 3_932_160));
+        // Below the cap the window is the same at any ratio: the buffer is
+        // tcp_space_from_win(rcvwin) = rcvwin × 256 / 160, and its window rcvwin again.
+        // The first segment measures the ratio and grows the window to 65 160 + 2 × 1448 =
+        // 68 056, so the RTT measurement waits for byte 1448 + 68 056 = 69 504, segment 48.
+        let mut w = ReceiveWindow::new(MSS, TcpRmem::default(), TUN);
+        w.measure_rcv_mss(MSS);
+        w.on_in_order(at(0), MSS, true);
+        for n in 2..=47 {
+            w.on_in_order(at(50), n * MSS, true);
+        }
+        w.on_in_order(at(100), 48 * MSS, true);
+        // copied = 69 504 against space = 14 480:
+        //   rcvwin = 2 × 69 504 + 16 × 1448 = 162 176,
+        //   grow = 162 176 × (69 504 − 14 480) / 14 480 = 616 268,
+        //   rcvwin = 162 176 + 2 × 616 268 = 1 394 712,
+        //   buffer = 1 394 712 × 256 / 160 = 2 231 539 (rounded down),
+        //   clamp = 2 231 539 × 160 / 256 = 1 394 711 (rcvwin, less the rounding's byte).
+        assert_eq!((w.buffer(), w.clamp), (2_231_539, 1_394_711));
+    }
+
     /// Feeds `steps` steps of 10 ms, each with `per_step` full segments arriving at its start.
     fn fill(w: &mut ReceiveWindow, mss: u64, steps: u64, per_step: u64) {
         let mut seq = 0;
@@ -327,7 +463,7 @@ mod tests {
 
     #[test]
     fn out_of_order_data_grows_the_window_and_the_buffer() {
-        let mut w = ReceiveWindow::new(MSS, TcpRmem::default());
+        let mut w = ReceiveWindow::new(MSS, TcpRmem::default(), ScalingRatio::default());
         // Segment 1 in order at t = 0: the window reaches the clamp, 65 536 bytes.
         w.on_in_order(at(0), MSS, true);
         assert_eq!((w.window(), w.clamp), (65_536, 65_536));
@@ -372,7 +508,7 @@ mod tests {
             default: 131_072,
             max: 33_554_432,
         };
-        let mut w = ReceiveWindow::new(MSS, rmem);
+        let mut w = ReceiveWindow::new(MSS, rmem, ScalingRatio::default());
         // The start does not depend on the maximum: 45 segments, in units of 2^10.
         assert_eq!(w.window(), 65_160);
         assert_eq!(w.scaled(), (65_160 >> 10) as u16);
@@ -394,7 +530,7 @@ mod tests {
             max: i32::MAX as u64,
         };
         const BIG_MSS: u64 = 60_000;
-        let mut w = ReceiveWindow::new(BIG_MSS, rmem);
+        let mut w = ReceiveWindow::new(BIG_MSS, rmem, ScalingRatio::default());
         assert_eq!(w.scale(), 14);
         // 2^31 − 1 bytes of buffer would allow a window of 1 073 741 823 bytes; the field
         // carries at most 65 535 << 14 = 1 073 725 440 (Linux caps window_clamp there).

@@ -8,7 +8,7 @@
 //! and each byte is delivered once, when `rcv_nxt` passes it.
 
 use cclab_cc::{SimDuration, SimTime};
-use cclab_scenario::TcpRmem;
+use cclab_scenario::{ScalingRatio, TcpRmem};
 
 use crate::packet::{
     Ecn, LoadFactor, MAX_SACK_BLOCKS, Packet, PacketKind, SackBlock, SackOffsets, XcpHeader,
@@ -50,6 +50,8 @@ pub struct ReceiverConfig {
     pub auto_window_mss: Option<u64>,
     /// The auto-tuned window's buffer sizes (`tcp_rmem`).
     pub tcp_rmem: TcpRmem,
+    /// The receiving host's payload per 256 bytes of packet memory (`scaling_ratio`).
+    pub scaling_ratio: ScalingRatio,
 }
 
 pub struct Receiver {
@@ -103,9 +105,13 @@ impl Receiver {
             vcp_load: None,
             quick_acks_left: config.quick_acks,
             ack_kind: PacketKind::Ack,
-            window: config
-                .auto_window_mss
-                .map(|mss| Box::new(ReceiveWindow::new(mss, config.tcp_rmem))),
+            window: config.auto_window_mss.map(|mss| {
+                Box::new(ReceiveWindow::new(
+                    mss,
+                    config.tcp_rmem,
+                    config.scaling_ratio,
+                ))
+            }),
             config,
             ts_recent: 0,
             last_ack_sent: 0,
@@ -216,10 +222,11 @@ impl Receiver {
         while let Some((_, range_end)) = self.out_of_order.pop_if_starts_at(self.rcv_nxt) {
             self.rcv_nxt = self.rcv_nxt.max(range_end);
         }
-        if let Some(window) = self.window.as_deref_mut()
-            && window.on_in_order(now, self.rcv_nxt, data.payload as u64 >= window.mss())
-        {
-            self.quick_ack_on_window_growth();
+        if let Some(window) = self.window.as_deref_mut() {
+            window.measure_rcv_mss(data.payload as u64);
+            if window.on_in_order(now, self.rcv_nxt, data.payload as u64 >= window.mss()) {
+                self.quick_ack_on_window_growth();
+            }
         }
         if self.completed_at.is_none() && self.config.size.is_some_and(|size| self.rcv_nxt >= size)
         {
@@ -403,6 +410,7 @@ mod tests {
             quick_acks: 0,
             auto_window_mss: None,
             tcp_rmem: TcpRmem::default(),
+            scaling_ratio: ScalingRatio::default(),
         })
     }
 
@@ -663,6 +671,7 @@ mod tests {
                 default: 262_144,
                 max: 262_144,
             },
+            ScalingRatio::default(),
         )));
         r
     }
@@ -719,7 +728,11 @@ mod tests {
     #[test]
     fn an_auto_tuned_receiver_advertises_its_window_scaled() {
         let mut r = receiver(false);
-        r.window = Some(Box::new(ReceiveWindow::new(1000, TcpRmem::default())));
+        r.window = Some(Box::new(ReceiveWindow::new(
+            1000,
+            TcpRmem::default(),
+            ScalingRatio::default(),
+        )));
         // 65 535 rounded down to 65 000 (whole 1000-byte segments), then two segments more
         // after this one, but at most the clamp, half the 131 072-byte buffer: 65 536
         // bytes, 512 units of 128 bytes (RFC 7323, shift 7).
