@@ -108,3 +108,22 @@ pub fn param<'a>(row: &'a Row, key: &str) -> Option<&'a str> {
 pub fn metric(row: &Row, column: &str) -> Option<f64> {
     row.get(column)?.parse().ok()
 }
+
+/// A result row for the analyses' tests: swept `params` and metric `columns`, as a sweep's
+/// `results.csv` gives them (text).
+#[cfg(test)]
+pub fn test_row(params: &[(&str, &str)], columns: &[(String, String)]) -> Row {
+    Row {
+        id: "test".into(),
+        index: 0,
+        params: params
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect(),
+        replicate: 0,
+        seed: 1,
+        columns: columns.iter().map(|(k, _)| k.clone()).collect(),
+        values: columns.iter().map(|(_, v)| v.clone()).collect(),
+        wall_s: 0.0,
+    }
+}

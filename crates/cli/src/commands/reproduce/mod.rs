@@ -24,6 +24,8 @@ use anyhow::{Context, anyhow};
 use cclab_analysis::results::SweepManifest;
 use cclab_analysis::write_atomic;
 
+#[cfg(test)]
+pub use experiment::test_row;
 pub use experiment::{Reproduction, Studies, Study, metric, param};
 pub use report::{Comparison, Report, Verdict};
 

@@ -120,31 +120,16 @@ pub fn mbps(value: &str) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::commands::reproduce::test_row;
 
     fn row(params: &[(&str, &str)], acked: [u64; 10], drops: [u64; 10], queue: f64) -> Row {
         let mut columns = Vec::new();
-        let mut values = Vec::new();
         for i in 0..10 {
-            columns.push(format!("flows.{i}.bytes_acked"));
-            values.push(acked[i].to_string());
-            columns.push(format!("flows.{i}.drops"));
-            values.push(drops[i].to_string());
+            columns.push((format!("flows.{i}.bytes_acked"), acked[i].to_string()));
+            columns.push((format!("flows.{i}.drops"), drops[i].to_string()));
         }
-        columns.push("links.0.mean_queue_pkts".into());
-        values.push(queue.to_string());
-        Row {
-            id: "x".into(),
-            index: 0,
-            params: params
-                .iter()
-                .map(|(k, v)| (k.to_string(), v.to_string()))
-                .collect(),
-            replicate: 0,
-            seed: 1,
-            columns,
-            values,
-            wall_s: 0.0,
-        }
+        columns.push(("links.0.mean_queue_pkts".into(), queue.to_string()));
+        test_row(params, &columns)
     }
 
     #[test]

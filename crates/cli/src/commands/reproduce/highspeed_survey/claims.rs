@@ -4,6 +4,7 @@
 //! ([`super::shapes`]), not on the two ends of the range.
 
 use super::super::Comparison;
+use super::causes::Reasons;
 use super::curves::{Curves, display, show};
 use super::shapes::{declines, dip, fitted_change};
 use super::verdicts::{A_NEAR_ZERO, UTILIZATION_TOLERANCE, bound, missing, near, statement};
@@ -183,7 +184,7 @@ pub fn rtt(c: &Curves) -> Vec<Comparison> {
 }
 
 /// §4.2.1, Fig. 4: Jain's index of two flows of one algorithm against their RTT.
-pub fn intra(c: &Curves) -> Vec<Comparison> {
+pub fn intra(c: &Curves, reasons: &Reasons) -> Vec<Comparison> {
     let mut out = Vec::new();
     let means = c.means();
     let best = means.iter().max_by(|a, b| a.1.total_cmp(&b.1));
@@ -268,7 +269,7 @@ pub fn intra(c: &Curves) -> Vec<Comparison> {
             show(worst.map(|w| w.1))
         ),
         worst.is_some_and(|w| w.0 == "vegas"),
-        "see the discussion",
+        &reasons.vegas_poor,
     ));
     let mean_of = |cc: &str| means.iter().find(|m| m.0 == cc).map(|m| m.1);
     out.push(statement(
@@ -280,7 +281,7 @@ pub fn intra(c: &Curves) -> Vec<Comparison> {
             show(mean_of("vegas"))
         ),
         matches!((mean_of("yeah"), mean_of("vegas")), (Some(y), Some(v)) if y > v),
-        "see the discussion",
+        &reasons.yeah_fairer,
     ));
     out
 }
@@ -301,7 +302,7 @@ pub fn largest_abs_a(c: &Curves) -> Vec<(&str, f64)> {
 }
 
 /// §4.2.2, Fig. 5: index A of two flows of one algorithm, x2 at 256 ms, against x1's RTT.
-pub fn rtt_fairness(c: &Curves) -> Vec<Comparison> {
+pub fn rtt_fairness(c: &Curves, reasons: &Reasons) -> Vec<Comparison> {
     let mut out = Vec::new();
     let mut ranked = largest_abs_a(c);
     ranked.sort_by(|a, b| a.1.total_cmp(&b.1));
@@ -322,14 +323,14 @@ pub fn rtt_fairness(c: &Curves) -> Vec<Comparison> {
         "only Hybla",
         format!("largest |A|: {ranking}"),
         hybla.is_some_and(|h| h <= A_NEAR_ZERO) && others_far,
-        "see the discussion",
+        &reasons.only_hybla,
     ));
     out.push(statement(
         "YeAH has the second-best RTT fairness (second-smallest largest |A|)",
         "YeAH second best",
         format!("second: {}", ranked.get(1).map_or("?", |r| display(r.0))),
         ranked.get(1).is_some_and(|r| r.0 == "yeah"),
-        "see the discussion",
+        &reasons.yeah_second,
     ));
     let n = c.names().len();
     let shorter = c.x.iter().any(|&x| x < X2_RTT_MS);
@@ -378,7 +379,7 @@ pub fn rtt_fairness(c: &Curves) -> Vec<Comparison> {
 }
 
 /// §4.3, Fig. 6: index A of each algorithm (x1) against Reno (x2) at the same RTT.
-pub fn friendliness(c: &Curves) -> Vec<Comparison> {
+pub fn friendliness(c: &Curves, reasons: &Reasons) -> Vec<Comparison> {
     let mut out = Vec::new();
     let means = c.means();
     let least = means.iter().max_by(|a, b| a.1.total_cmp(&b.1));
@@ -438,7 +439,7 @@ pub fn friendliness(c: &Curves) -> Vec<Comparison> {
         "improves",
         format!("{} of {n}{}", improving.len(), list(&improving)),
         2 * improving.len() > n,
-        "see the discussion",
+        &reasons.friendliness_rtt,
     ));
     out
 }
@@ -541,7 +542,7 @@ mod tests {
                 ("highspeed", &[0.9, 0.1, -0.1, -0.2, 0.5, -0.4]),
             ],
         );
-        let out = rtt_fairness(&c);
+        let out = rtt_fairness(&c, &Reasons::default());
         let sign = out
             .iter()
             .find(|c| c.claim.starts_with("A > 0"))
@@ -556,7 +557,7 @@ mod tests {
         // Without x1 = 256 ms (the --quick grid) the equal-RTT claim has no run.
         let quick = curves(&[16.0, 128.0], &[("bic", &[0.9, 0.3])]);
         assert_eq!(
-            rtt_fairness(&quick)
+            rtt_fairness(&quick, &Reasons::default())
                 .iter()
                 .find(|c| c.claim.starts_with("A ≈ 0"))
                 .expect("made")
@@ -579,7 +580,7 @@ mod tests {
                 ("yeah", &[0.95, 0.96, 0.97, 0.98, 0.99, 1.0]),
             ],
         );
-        let out = intra(&c);
+        let out = intra(&c, &Reasons::default());
         assert_eq!(verdict(&out, "H-TCP has the best"), Verdict::Agrees);
         assert_eq!(verdict(&out, "Vegas's intra-protocol"), Verdict::Agrees);
         assert_eq!(verdict(&out, "YeAH is much fairer"), Verdict::Agrees);
@@ -603,7 +604,7 @@ mod tests {
             &x,
             &[("scalable", &[0.95, 0.9, 0.5]), ("bic", &[0.9, 0.85, 0.95])],
         );
-        let out = friendliness(&c);
+        let out = friendliness(&c, &Reasons::default());
         let stcp = out
             .iter()
             .find(|c| c.claim.starts_with("STCP is the least friendly"))

@@ -3,10 +3,12 @@
 //! paths as simulated paths.
 //!
 //! The studies are the sweep files beside this file (one per experiment of the paper's
-//! section 4, plus the real paths of section 5 and the reconstruction alternatives); the
+//! section 4, plus the real paths of section 5, the reconstruction alternatives and the four
+//! studies of the fairness, friendliness and real-path disagreements' causes); the
 //! `--quick` form changes their durations and grids by text ([`QUICK`]).
 
 mod analysis;
+mod causes;
 mod claims;
 mod curves;
 mod shapes;
@@ -32,6 +34,16 @@ const STUDIES: &[(&str, &str)] = &[
     ("friendliness", include_str!("friendliness.toml")),
     ("real-paths", include_str!("real-paths.toml")),
     ("alternatives", include_str!("alternatives.toml")),
+    ("start-offsets", include_str!("start-offsets.toml")),
+    (
+        "rtt-fairness-buffer",
+        include_str!("rtt-fairness-buffer.toml"),
+    ),
+    (
+        "friendliness-modes",
+        include_str!("friendliness-modes.toml"),
+    ),
+    ("lossy-paths", include_str!("lossy-paths.toml")),
 ];
 
 /// The bottleneck delays of the two same-RTT two-flow studies (intra-fairness,
@@ -87,6 +99,32 @@ const QUICK: &[(&str, &[(&str, &str)])] = &[
         &[("\"300s\"", "\"30s\""), ("\"2GB\"", "\"200MB\"")],
     ),
     ("alternatives", &[("\"1200s\"", "\"10s\"")]),
+    // The cause studies: the second flow still starts up to 30 s late, so 40 s; one RTT.
+    (
+        "start-offsets",
+        &[
+            ("\"300s\"", "\"40s\""),
+            ("[\"7.5ms\", \"31.5ms\"]", "[\"7.5ms\"]"),
+        ],
+    ),
+    (
+        "rtt-fairness-buffer",
+        &[
+            ("\"300s\"", "\"10s\""),
+            ("[\"13ms\", \"61ms\", \"125ms\"]", "[\"13ms\"]"),
+        ],
+    ),
+    (
+        "friendliness-modes",
+        &[
+            ("\"300s\"", "\"10s\""),
+            ("[\"7.5ms\", \"127.5ms\"]", "[\"7.5ms\"]"),
+        ],
+    ),
+    (
+        "lossy-paths",
+        &[("\"300s\"", "\"30s\""), ("[1, 2, 3, 4, 5]", "[1]")],
+    ),
 ];
 
 /// The sweep file of `study` in the full or quick form.
