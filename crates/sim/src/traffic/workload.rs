@@ -469,9 +469,27 @@ impl Simulation {
 
     /// A packet of workload flow `id` left the network (delivered or dropped): record the
     /// flow if its receiver just completed, and free its slot once it is done and empty.
-    #[cold]
+    ///
+    /// Called for every packet of every slot (1.04 M times in `bench-workload-1gbps` at
+    /// 10 s), nearly always mid-transfer, where there is nothing to do: that test comes
+    /// first, in a function small enough to need no registers saved; the rest is out of
+    /// line. As one function it cost 58 instructions a call, 15 of them its prologue and
+    /// epilogue; split, 60.5 M instructions became 38.3 M (callgrind, docs/performance.md).
     #[inline(never)]
     pub(crate) fn on_workload_packet_gone(&mut self, id: u32) {
+        let flow = &self.flows[id as usize];
+        let mid_transfer = flow.incarnation.is_some_and(|i| !i.finished);
+        if mid_transfer && flow.completed_at().is_none() {
+            return;
+        }
+        self.on_workload_packet_gone_after_completion(id);
+    }
+
+    /// [`Simulation::on_workload_packet_gone`] once the flow has completed (or for a flow
+    /// that is not a workload's).
+    #[cold]
+    #[inline(never)]
+    fn on_workload_packet_gone_after_completion(&mut self, id: u32) {
         let flow = &mut self.flows[id as usize];
         let completed_at = flow.completed_at();
         let Some(incarnation) = flow.incarnation.as_mut() else {
