@@ -392,8 +392,8 @@ impl Simulation {
     /// lean, not reported and with no forced drops. Whether a link is lean depends on what
     /// observes its queue, not on folding: its admission keeps the transmitter's schedule
     /// exactly, and its deliveries are the same events. (Runs that fold nothing, such as
-    /// `bench-workload-1gbps`, used to keep every access link's queue statistics, which
-    /// nothing reads: docs/performance.md.)
+    /// `bench-workload-1gbps` before its slots folded, used to keep every access link's queue
+    /// statistics, which nothing reads: docs/performance.md.)
     fn mark_lean_links(&mut self) {
         let forced_drops = self.forced_drop_links();
         for (id, link) in self.links.iter_mut().enumerate() {
