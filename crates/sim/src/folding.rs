@@ -11,9 +11,13 @@
 //! - a folded link's own state is touched only by its packets, which come in time order
 //!   from one upstream link; it has no loss process, no jitter and no trace, so nothing is
 //!   drawn at the hop, and it is not reported (no sample reads its queue before its time);
-//!   a capture sees packets at link deliveries, so a run with captures folds nothing, and a
-//!   workload adds flows (and links) as it runs, so a run with workloads folds nothing
-//!   either;
+//!   a capture sees packets at link deliveries, so a run with captures folds nothing. A
+//!   workload adds flow slots (and their access links) as it runs, each on the same routes:
+//!   two stand-in slots per workload take part in the choice when the topology is built, and
+//!   every slot made later folds the links its stand-ins fold (`Simulation::fold_hops`). A
+//!   slot's dropped packet may free the slot, so its drops count when they happen (its links
+//!   fold only if they cannot overflow); its links are empty when it is reused (the
+//!   workload's quarantine);
 //! - a folded drop-tail queue with a limit may overflow: the packet is dropped when it would
 //!   have arrived (the queue is the same), but counted now, ahead of that time. Counting
 //!   ahead changes nothing a flow reports at the end; it would change what is logged when
@@ -265,6 +269,9 @@ mod tests {
                 link.folded = false;
                 link.set_lean(false);
             }
+            for workload in &mut simulation.workloads.groups {
+                workload.folded_access = [false; 4];
+            }
         }
         let folded = simulation.links.iter().map(|l| l.folded).collect();
         let mut sink = MemorySink::default();
@@ -322,6 +329,12 @@ mod tests {
         assert_eq!(folded_sink.packets, unfolded_sink.packets);
         assert_eq!(folded_sink.events, unfolded_sink.events);
         assert_eq!(folded_sink.udp, unfolded_sink.udp);
+        first_difference(
+            "finished workload flows",
+            &folded_sink.finished,
+            &unfolded_sink.finished,
+        );
+        assert_eq!(folded_sink.finished, unfolded_sink.finished);
         assert!(!unfolded_sink.flows.is_empty(), "the flows must be sampled");
         (folded.events, unfolded.events, links)
     }
@@ -576,6 +589,173 @@ mod tests {
         "#;
         let (folded, unfolded, _) = assert_folding_changes_nothing(text);
         // A reverse flow: data both ways, nothing folds.
+        assert_eq!(folded, unfolded);
+    }
+    /// The links a workload's slots fold: sender up, sender down, receiver down, receiver up.
+    fn slot_folds(text: &str) -> Vec<[bool; 4]> {
+        let scenario =
+            cclab_scenario::from_str("test.toml", text, &[]).expect("the test scenario is valid");
+        let simulation = Simulation::new(&scenario);
+        simulation
+            .workloads
+            .groups
+            .iter()
+            .map(|w| w.folded_access)
+            .collect()
+    }
+
+    #[test]
+    fn workload_slots_fold_the_access_links_behind_the_bottleneck() {
+        // Short CUBIC flows at 90 % of a 20 Mbit/s bottleneck with a small buffer and random
+        // loss both ways, beside a long flow and a short one: connections overlap (several
+        // slots), slots are reused, flows lose segments at the bottleneck's overflow and at
+        // random, and some are longer than a slot's first window. A slot's receiver-down link
+        // (fed by the bottleneck only) and sender-down link (fed by the reverse direction
+        // only) fold; the reverse direction, fed by every slot's receiver, does not.
+        let text = r#"
+            duration = "3s"
+            seed = 5
+            [topology]
+            bottleneck = { rate = "20Mbps", delay = "5ms", buffer = "0.5bdp", loss = 0.002,
+                           ack_loss = 0.002 }
+            access = { rate = "1Gbps", delay = "1ms" }
+            [[flows]]
+            cc = "cubic"
+            [[flows]]
+            cc = "newreno"
+            size = "200KB"
+            start = "1s"
+            [[flows]]
+            kind = "workload"
+            cc = "cubic"
+            load = 0.9
+            sizes = { distribution = "exponential", mean = "30KB" }
+            [output]
+            interval = "10ms"
+            trace_packets = [1]
+        "#;
+        assert_eq!(slot_folds(text), [[false, true, true, false]]);
+        let (folded, unfolded, links) = assert_folding_changes_nothing(text);
+        // Links: the two bottleneck directions, then per flow sender up, sender down, receiver
+        // down, receiver up: the static flows' links behind the bottleneck fold as the slots'.
+        assert_eq!(links[..6], [false, false, false, true, true, false]);
+        assert_eq!(links[6..], [false, true, true, false]);
+        let (result, sink, _) = run(text, true);
+        let w = &result.workloads[0];
+        assert!(w.slots > 3, "{} slots", w.slots);
+        assert!(
+            w.arrivals > 2 * w.slots as u64,
+            "slots are reused: {} arrivals in {} slots",
+            w.arrivals,
+            w.slots
+        );
+        assert!(sink.finished.iter().any(|f| f.retransmissions > 0));
+        assert!(sink.finished.iter().any(|f| f.size_bytes > 100_000));
+        assert!(
+            result.links[0].stats.overflow_drops > 0,
+            "the buffer overflows"
+        );
+        assert!(folded < unfolded);
+    }
+
+    #[test]
+    fn two_workloads_with_handshakes_fold_alike() {
+        // Two workloads, one opening and closing its connections with handshakes, the other
+        // with a longer RTT, and a short transfer late in the run: before the first arrival
+        // nothing crosses the bottleneck, yet the slots made later fold as their stand-ins
+        // did.
+        let text = r#"
+            duration = "2s"
+            seed = 9
+            [topology]
+            bottleneck = { rate = "10Mbps", delay = "10ms", buffer = 40, loss = 0.005 }
+            access = { rate = "100Mbps", delay = "1ms" }
+            [[flows]]
+            cc = "cubic"
+            size = "100KB"
+            start = "1500ms"
+            [[flows]]
+            kind = "workload"
+            cc = "newreno"
+            load = 0.4
+            sizes = { distribution = "exponential", mean = "20KB" }
+            handshake = true
+            [[flows]]
+            kind = "workload"
+            cc = "cubic"
+            load = 0.4
+            sizes = { distribution = "fixed", mean = "15000B" }
+            extra_rtt = "6ms"
+            start = "200ms"
+            [output]
+            interval = "10ms"
+        "#;
+        assert_eq!(slot_folds(text), [[false, true, true, false]; 2]);
+        let (folded, unfolded, _) = assert_folding_changes_nothing(text);
+        let (result, _, _) = run(text, true);
+        assert!(result.workloads.iter().all(|w| w.finished > 10));
+        assert!(folded < unfolded);
+    }
+
+    #[test]
+    fn workload_slots_that_could_overflow_fold_nothing_behind_the_bottleneck() {
+        // Access links slower than the bottleneck, with a small buffer: a slot's receiver-down
+        // link overflows, and a slot's drop frees its slot when it is the last packet, so it
+        // must be counted when it happens: the slots' links do not fold; the
+        // bottleneck then does not hand every packet to folded links, so the plain flow's
+        // receiver-down link does not fold either.
+        let text = r#"
+            duration = "2s"
+            seed = 4
+            [topology]
+            bottleneck = { rate = "100Mbps", delay = "5ms", buffer = 60 }
+            access = { rate = "40Mbps", delay = "1ms", buffer = 8 }
+            [[flows]]
+            cc = "cubic"
+            [[flows]]
+            kind = "workload"
+            cc = "cubic"
+            load = 0.6
+            sizes = { distribution = "exponential", mean = "30KB" }
+            [output]
+            interval = "10ms"
+        "#;
+        let slots = slot_folds(text);
+        assert!(!slots[0][2], "{slots:?}");
+        let (_, _, links) = assert_folding_changes_nothing(text);
+        assert!(!links[4], "{links:?}");
+        let (result, sink, _) = run(text, false);
+        assert!(result.workloads[0].finished > 10);
+        assert!(
+            sink.finished.iter().any(|f| f.retransmissions > 0),
+            "slots lose segments"
+        );
+    }
+
+    #[test]
+    fn a_reverse_workload_beside_a_forward_flow_folds_nothing() {
+        // The workload's data crosses the reverse direction, which carries the forward
+        // flow's ACKs: data both ways, so neither the topology's links nor the slots' fold.
+        let text = r#"
+            duration = "2s"
+            seed = 3
+            [topology]
+            bottleneck = { rate = "20Mbps", delay = "5ms", buffer = 60 }
+            access = { rate = "100Mbps", delay = "1ms" }
+            [[flows]]
+            cc = "cubic"
+            [[flows]]
+            kind = "workload"
+            cc = "cubic"
+            direction = "reverse"
+            load = 0.5
+            sizes = { distribution = "exponential", mean = "30KB" }
+            [output]
+            interval = "10ms"
+        "#;
+        assert_eq!(slot_folds(text), [[false; 4]]);
+        let (folded, unfolded, links) = assert_folding_changes_nothing(text);
+        assert!(links.iter().all(|folded| !folded));
         assert_eq!(folded, unfolded);
     }
 }

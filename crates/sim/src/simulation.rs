@@ -370,13 +370,8 @@ impl Simulation {
             pool_links: true,
         };
         simulation.attach_groups(scenario);
-        // Captures see packets at link deliveries, and workloads add flows as they run:
-        // with either, no hop is folded; nor with data both ways (`folding.rs`).
-        let workloads_run = scenario.flows.iter().any(|g| g.kind.workload().is_some());
-        if simulation.captures.is_none()
-            && !workloads_run
-            && !crate::folding::data_both_ways(&simulation.reported, &simulation.hops, &routes)
-        {
+        // Captures see packets at link deliveries: with them no hop is folded (`folding.rs`).
+        if simulation.captures.is_none() {
             simulation.fold_hops(&routes);
         } else {
             simulation.mark_lean_links();
@@ -397,8 +392,8 @@ impl Simulation {
     /// lean, not reported and with no forced drops. Whether a link is lean depends on what
     /// observes its queue, not on folding: its admission keeps the transmitter's schedule
     /// exactly, and its deliveries are the same events. (Runs that fold nothing, such as
-    /// `bench-workload-1gbps`, used to keep every access link's queue statistics, which
-    /// nothing reads: docs/performance.md.)
+    /// `bench-workload-1gbps` before its slots folded, used to keep every access link's queue
+    /// statistics, which nothing reads: docs/performance.md.)
     fn mark_lean_links(&mut self) {
         let forced_drops = self.forced_drop_links();
         for (id, link) in self.links.iter_mut().enumerate() {
@@ -409,20 +404,43 @@ impl Simulation {
         }
     }
 
-    /// Choose the links to fold (`folding.rs`), from the links as they are now.
+    /// Choose the links to fold (`folding.rs`), from the links as they are now, and the
+    /// links each workload's slots will fold. Nothing folds with data both ways.
+    ///
+    /// A workload's slots are made as the run goes, so two stand-in slots per workload
+    /// (`Simulation::add_stand_in_slots`) take part in the choice, with their paths, and are
+    /// taken out again: a slot's link folds if the stand-ins' does (it is fed by the same
+    /// link), and a shared link hands its packets to folded links only if the slots' links
+    /// behind it fold too. Slots count their packets in the network (a drop frees the slot
+    /// when it is the last), so their links fold only if they cannot overflow, as a traced
+    /// flow's.
     pub(crate) fn fold_hops(&mut self, routes: &[Routes]) {
-        let forced_drops = self.forced_drop_links();
-        let counts_drops_on_time: Vec<bool> = self
-            .flows
-            .iter()
-            .map(|f| f.traced || f.udp.is_some() || f.handshake.is_some())
-            .collect();
-        let exclusions = crate::folding::Exclusions {
-            reported: &self.reported,
-            forced_drops: &forced_drops,
-            counts_drops_on_time: &counts_drops_on_time,
-        };
-        crate::folding::mark_folded_links(&mut self.links, &exclusions, &self.hops, routes);
+        let (links, hops) = (self.links.len(), self.hops.len());
+        let mut routes = routes.to_vec();
+        let stand_ins = self.add_stand_in_slots(&mut routes);
+        for link in &mut self.links {
+            link.folded = false;
+        }
+        if !crate::folding::data_both_ways(&self.reported, &self.hops, &routes) {
+            let forced_drops = self.forced_drop_links();
+            let counts_drops_on_time: Vec<bool> = self
+                .flows
+                .iter()
+                .map(|f| f.traced || f.udp.is_some() || f.handshake.is_some())
+                .chain(std::iter::repeat(true))
+                .take(routes.len())
+                .collect();
+            let exclusions = crate::folding::Exclusions {
+                reported: &self.reported,
+                forced_drops: &forced_drops,
+                counts_drops_on_time: &counts_drops_on_time,
+            };
+            crate::folding::mark_folded_links(&mut self.links, &exclusions, &self.hops, &routes);
+        }
+        self.adopt_stand_in_folds(&stand_ins);
+        self.links.truncate(links);
+        self.roles.truncate(links);
+        self.hops.truncate(hops);
         self.mark_lean_links();
     }
 
