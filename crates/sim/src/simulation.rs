@@ -1409,6 +1409,15 @@ mod tests {
 
     /// Run the event loop up to and including `ms` milliseconds, as `run` would.
     fn run_until(simulation: &mut Simulation, ms: u64) {
+        run_until_watching(simulation, ms, |_| {});
+    }
+
+    /// [`run_until`], calling `watch` after each event.
+    fn run_until_watching(
+        simulation: &mut Simulation,
+        ms: u64,
+        mut watch: impl FnMut(&Simulation),
+    ) {
         let until = SimTime::ZERO + SimDuration::from_millis(ms);
         while simulation.queue.peek_time().is_some_and(|t| t <= until) {
             let (time, event) = simulation.queue.pop().expect("peeked");
@@ -1416,6 +1425,7 @@ mod tests {
             simulation
                 .dispatch(event, &mut NullSink)
                 .expect("invariants hold");
+            watch(simulation);
         }
     }
 
@@ -1724,18 +1734,12 @@ mod tests {
         let mut simulation = Simulation::new(&scenario);
         simulation.pool_access_links();
         let mut folded_at = None;
-        let until = SimTime::ZERO + SimDuration::from_millis(99);
-        while simulation.queue.peek_time().is_some_and(|t| t <= until) {
-            let (time, event) = simulation.queue.pop().expect("peeked");
-            simulation.now = time;
-            simulation
-                .dispatch(event, &mut NullSink)
-                .expect("invariants hold");
-            if folded_at.is_none() && matches!(simulation.flows[0].endpoints, Endpoints::Closed(_))
-            {
-                folded_at = Some(time);
+        run_until_watching(&mut simulation, 99, |s| {
+            if folded_at.is_none() && matches!(s.flows[0].endpoints, Endpoints::Closed(_)) {
+                folded_at = Some(s.now);
             }
-        }
+        });
+        let until = SimTime::ZERO + SimDuration::from_millis(99);
         let flow = &simulation.flows[0];
         assert!(flow.released);
         let routes = flow.routes;
