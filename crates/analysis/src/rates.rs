@@ -19,7 +19,8 @@ use crate::output::write_atomic_with;
 pub const RATES_COLUMNS: &[&str] = &["time_s", "flow", "goodput_bps", "throughput_bps"];
 
 /// One flow's binned rates: consecutive bins from `first`, two numbers per bin (memory grows
-/// with the run's length only by 16 bytes per flow and bin).
+/// with the run's length only by 16 bytes per flow and bin), the last `idle_bins` of them
+/// counted rather than stored.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct FlowRates {
     /// Start of the first bin.
@@ -28,12 +29,69 @@ pub struct FlowRates {
     pub goodput_bps: Vec<f64>,
     /// Payload bytes put on the wire (retransmissions included) per bin, as bit/s.
     pub throughput_bps: Vec<f64>,
+    /// Bins after the stored ones in which the flow delivered and sent nothing (both rates
+    /// 0): a flow that is over gets one every bin to the run's end, and 100 000 short flows
+    /// stored them at 16 bytes each (docs/performance.md, "Memory per idle flow"). Stored
+    /// as zeros when a bin with traffic comes after them.
+    pub idle_bins: u32,
 }
 
 impl FlowRates {
+    /// How many bins it has, stored or idle.
+    pub fn len(&self) -> usize {
+        self.goodput_bps.len() + self.idle_bins as usize
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Bin `i`'s goodput and throughput (bit/s), if it has that bin.
+    pub fn bin(&self, i: usize) -> Option<(f64, f64)> {
+        match (self.goodput_bps.get(i), self.throughput_bps.get(i)) {
+            (Some(&goodput), Some(&throughput)) => Some((goodput, throughput)),
+            _ => (i < self.len()).then_some((0.0, 0.0)),
+        }
+    }
+
+    /// The next bin: counted if idle; else stored after the idle ones, which are stored as
+    /// zeros first (`rate_bps` of no bytes). `bins_left` (those after it to the run's end,
+    /// when known) sizes the room: a flow's first stored bins get room for two more (a
+    /// short transfer's traffic fits in a few bins, and three numbers take glibc's smallest
+    /// block, 32 bytes, as one does), and a flow that needs more gets room for the rest of
+    /// the run at once: no more than was reserved for every flow at the start before, and
+    /// without the doubling that could take twice the 16 bytes per bin that the scenario's
+    /// memory estimate counts.
+    fn push(&mut self, goodput_bps: f64, throughput_bps: f64, bins_left: Option<usize>) {
+        if goodput_bps == 0.0 && throughput_bps == 0.0 {
+            self.idle_bins += 1;
+            return;
+        }
+        let needed = self.idle_bins as usize + 1;
+        if let Some(bins_left) = bins_left
+            && self.goodput_bps.capacity() - self.goodput_bps.len() < needed
+        {
+            let room = if self.goodput_bps.capacity() == 0 {
+                needed + bins_left.min(2)
+            } else {
+                needed + bins_left
+            };
+            self.goodput_bps.reserve_exact(room);
+            self.throughput_bps.reserve_exact(room);
+        }
+        let idle = std::mem::take(&mut self.idle_bins) as usize;
+        let stored = self.goodput_bps.len() + idle;
+        self.goodput_bps.resize(stored, 0.0);
+        self.throughput_bps.resize(stored, 0.0);
+        self.goodput_bps.push(goodput_bps);
+        self.throughput_bps.push(throughput_bps);
+    }
+
     fn bins(&self, width: SimDuration, rates: &[f64]) -> Vec<RateBin> {
+        let idle = std::iter::repeat_n(&0.0, self.idle_bins as usize);
         rates
             .iter()
+            .chain(idle)
             .enumerate()
             .map(|(i, &rate_bps)| {
                 let start = self.first + width * i as u64;
@@ -60,6 +118,8 @@ impl FlowRates {
 pub struct RateSeries {
     pub width: SimDuration,
     pub flows: Vec<FlowRates>,
+    /// The run's end, if known: it sizes a flow's bins when they grow (`FlowRates::push`).
+    end: Option<SimTime>,
     /// Per flow: the last bin boundary seen and the counters then (delivered, sent).
     anchors: Vec<Option<(SimTime, u64, u64)>>,
 }
@@ -81,6 +141,7 @@ impl RateSeries {
         RateSeries {
             width,
             flows: vec![FlowRates::default(); starts.len()],
+            end: None,
             anchors,
         }
     }
@@ -92,15 +153,10 @@ impl RateSeries {
             .flat_map(|g| std::iter::repeat_n(g.start, g.count as usize))
             .collect();
         let mut series = RateSeries::new(scenario.output.rate_interval, &starts);
-        // Reserve each flow's bins once: grown by doubling they could take twice the 16 bytes
-        // per bin that the scenario's memory estimate counts (and that it has accepted).
-        let width = scenario.output.rate_interval.as_nanos();
-        let end = scenario.duration.as_nanos();
-        for (flow, start) in series.flows.iter_mut().zip(&starts) {
-            let bins = end.saturating_sub(start.as_nanos()).div_ceil(width) as usize;
-            flow.goodput_bps.reserve_exact(bins);
-            flow.throughput_bps.reserve_exact(bins);
-        }
+        // A flow's bins are made as they come, sized by the run's end (`FlowRates::push`),
+        // rather than reserved for the whole run at the start: a short flow stores a bin or
+        // two, and counts the idle ones after.
+        series.end = Some(SimTime::ZERO + scenario.duration);
         series
     }
 
@@ -114,9 +170,9 @@ impl RateSeries {
         // gives the (end time, flow) order without sorting.
         let step_of = |f: &FlowRates| f.first.as_nanos() / width;
         let (mut low, mut high) = (u64::MAX, 0);
-        for f in self.flows.iter().filter(|f| !f.goodput_bps.is_empty()) {
+        for f in self.flows.iter().filter(|f| !f.is_empty()) {
             low = low.min(step_of(f));
-            high = high.max(step_of(f) + f.goodput_bps.len() as u64);
+            high = high.max(step_of(f) + f.len() as u64);
         }
         write_atomic_with(&dir.join("rates.csv"), |out| {
             let mut writer = csv::Writer::from_writer(out);
@@ -128,10 +184,7 @@ impl RateSeries {
                     let Some(i) = step.checked_sub(step_of(f)) else {
                         continue;
                     };
-                    let (Some(&goodput), Some(&throughput)) = (
-                        f.goodput_bps.get(i as usize),
-                        f.throughput_bps.get(i as usize),
-                    ) else {
+                    let Some((goodput, throughput)) = f.bin(i as usize) else {
                         continue;
                     };
                     let end = f.first + self.width * (i + 1);
@@ -166,14 +219,18 @@ impl RateSeries {
             }
             // Boundaries are ticks, so bins come back to back, each one width long.
             debug_assert_eq!(time - from, self.width);
-            if flow.goodput_bps.is_empty() {
+            if flow.is_empty() {
                 flow.first = from;
             }
             let seconds = (time - from).as_secs_f64();
-            flow.goodput_bps
-                .push(rate_bps(delivered_bytes - delivered, seconds));
-            flow.throughput_bps
-                .push(rate_bps(bytes_sent - sent, seconds));
+            let bins_left = self.end.map(|end| {
+                (end.saturating_since(time).as_nanos() / self.width.as_nanos()) as usize
+            });
+            flow.push(
+                rate_bps(delivered_bytes - delivered, seconds),
+                rate_bps(bytes_sent - sent, seconds),
+                bins_left,
+            );
         }
         *anchor = Some((time, delivered_bytes, bytes_sent));
     }
@@ -226,11 +283,13 @@ mod tests {
             first: SimTime::ZERO + width,
             goodput_bps: vec![1.0, 2.0],
             throughput_bps: vec![3.0, 4.0],
+            idle_bins: 0,
         };
         r.flows[1] = FlowRates {
             first: SimTime::ZERO + width * 2,
             goodput_bps: vec![5.5],
             throughput_bps: vec![6.0],
+            idle_bins: 0,
         };
         let dir = std::env::temp_dir().join(format!("cclab-rates-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
@@ -274,5 +333,74 @@ mod tests {
             (bins[0].start.as_nanos(), bins[0].end.as_nanos()),
             (200_000_000, 300_000_000)
         );
+    }
+    #[test]
+    fn idle_bins_are_counted_and_read_as_zeros() {
+        // 100 ms bins over a 1 s run; flow 0 sends in its first bin and is done, flow 1
+        // sends in the first, idles two bins and sends again, then is done.
+        let width = SimDuration::from_millis(100);
+        let mut r = RateSeries::new(width, &[SimTime::ZERO; 2]);
+        // As `for_scenario` sets it for a 1 s run.
+        r.end = Some(SimTime::ZERO + SimDuration::from_secs(1));
+        for ms in (0..=1000).step_by(100) {
+            r.flow_sample(&sample(
+                ms,
+                0,
+                if ms >= 100 { 1250 } else { 0 },
+                1250.min(ms * 20),
+            ));
+            let (d1, s1) = match ms {
+                0 => (0, 0),
+                100..=300 => (2500, 2500),
+                _ => (5000, 5000),
+            };
+            r.flow_sample(&sample(ms, 1, d1, s1));
+        }
+        // What storing every bin gives: 1250 B in 0.1 s = 100 kbit/s, then zeros; flow 1's
+        // second burst in the bin ending at 0.4 s.
+        let mut zeros = vec![0.0; 10];
+        zeros[0] = 1e5;
+        assert_eq!((r.flows[0].len(), r.flows[0].idle_bins), (10, 9));
+        assert_eq!(r.flows[0].goodput_bps, [1e5]);
+        let rates = |bins: Vec<RateBin>| bins.iter().map(|b| b.rate_bps).collect::<Vec<_>>();
+        assert_eq!(rates(r.flows[0].goodput_bins(width)), zeros);
+        assert_eq!(rates(r.flows[0].throughput_bins(width)), zeros);
+        let mut flow_1 = vec![0.0; 10];
+        flow_1[0] = 2e5;
+        flow_1[3] = 2e5;
+        assert_eq!(r.flows[1].goodput_bps, flow_1[..4]);
+        assert_eq!(r.flows[1].idle_bins, 6);
+        assert_eq!(rates(r.flows[1].goodput_bins(width)), flow_1);
+        let bins = r.flows[1].throughput_bins(width);
+        assert_eq!(bins[9].end, SimTime::ZERO + SimDuration::from_secs(1));
+        assert_eq!(r.flows[1].bin(9), Some((0.0, 0.0)));
+        assert_eq!(r.flows[1].bin(10), None);
+        // A short flow holds room for three bins, one allocation each of the smallest size;
+        // flow 1, which needed more, room for the rest of the run, no more than the ten bins
+        // reserved for each flow before.
+        assert_eq!(r.flows[0].goodput_bps.capacity(), 3);
+        assert!(r.flows[1].goodput_bps.capacity() <= 10);
+        // The rows are those of the same bins all stored.
+        let mut stored = r.clone();
+        stored.flows[0] = FlowRates {
+            first: r.flows[0].first,
+            goodput_bps: zeros.clone(),
+            throughput_bps: zeros,
+            idle_bins: 0,
+        };
+        stored.flows[1].goodput_bps = flow_1.clone();
+        stored.flows[1].throughput_bps = flow_1;
+        stored.flows[1].idle_bins = 0;
+        let dir = std::env::temp_dir().join(format!("cclab-idle-rates-{}", std::process::id()));
+        let read = |series: &RateSeries, name: &str| {
+            let dir = dir.join(name);
+            std::fs::create_dir_all(&dir).unwrap();
+            series.write_csv(&dir).unwrap();
+            std::fs::read_to_string(dir.join("rates.csv")).unwrap()
+        };
+        let (counted, all_stored) = (read(&r, "counted"), read(&stored, "stored"));
+        assert_eq!(counted, all_stored);
+        assert_eq!(counted.lines().count(), 1 + 2 * 10);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

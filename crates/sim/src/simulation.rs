@@ -197,6 +197,17 @@ pub struct Simulation {
     pub(crate) link_pool: LinkPool,
     /// Pool them when the run starts (tests compare runs without).
     pub(crate) pool_links: bool,
+    /// Fold a plain flow's endpoints as soon as its sender goes idle done, not only at the
+    /// sampling ticks (`on_sender_idle`; tests compare runs without).
+    pub(crate) close_when_idle: bool,
+}
+
+/// Arm (or disarm) the send timer of `running`, flow `id`'s endpoints.
+#[inline(always)]
+fn arm_send_timer(running: &mut crate::endpoints::Running, queue: &mut EventQueue, id: u32) {
+    if let Some(at) = running.send_timer.set(running.sender.send_deadline()) {
+        queue.schedule(at, Event::SendTimer(id));
+    }
 }
 
 /// The rate of the first link of a data path: the sender's NIC.
@@ -232,6 +243,63 @@ fn flow_counters(flow: &Flow) -> FlowCounters {
         timeouts: stats.timeouts,
         drops: flow.data_drops,
         rtt: stats.rtt_histogram.clone(),
+    }
+}
+
+/// How many flows `finish` turns into results between two shrinks of the flows' vector.
+const SHRINK_EVERY: usize = 2048;
+
+/// The result of flow `id`, consumed: its endpoints were made or folded by `finish`.
+fn flow_result(id: u32, mut flow: Flow) -> FlowResult {
+    if let Some(udp) = flow.udp.take() {
+        let at_window_start = flow
+            .at_window_start
+            .take()
+            .map_or_else(Default::default, |c| *c);
+        let (group, start, drops) = (flow.group, flow.start, flow.data_drops);
+        return udp.flow_result(id, group, start, drops, at_window_start);
+    }
+    let at_window_start = flow
+        .at_window_start
+        .take()
+        .map_or_else(Default::default, |c| *c);
+    let completed_at = flow.completed_at();
+    let endpoints = std::mem::replace(&mut flow.endpoints, Endpoints::Pending);
+    let mut closed = match endpoints {
+        Endpoints::Closed(closed) => *closed,
+        Endpoints::Running(running) => Closed::new(running.sender, running.receiver),
+        Endpoints::Pending => unreachable!("`finish` folds pending endpoints first"),
+    };
+    let (mean_rtt, min_rtt) = (closed.mean_rtt(), closed.min_rtt());
+    let rtt = std::mem::take(&mut closed.rtt_histogram);
+    FlowResult {
+        id,
+        group: flow.group,
+        cc: closed.cc,
+        start: flow.start,
+        size: flow.size,
+        bytes_acked: closed.bytes_acked,
+        delivered_bytes: closed.delivered_bytes,
+        payload_bytes_sent: closed.payload_bytes_sent,
+        wire_bytes_sent: closed.wire_bytes_sent,
+        packets_sent: closed.packets_sent,
+        retransmissions: closed.retransmissions,
+        timeouts: closed.timeouts,
+        fast_recoveries: closed.fast_recoveries,
+        undos: closed.undo_enabled.then_some(closed.undos),
+        ce_bytes: closed.ce_bytes,
+        ecn_reductions: closed.ecn_reductions,
+        mean_rtt,
+        min_rtt,
+        completed_at,
+        handshake: flow.handshake.as_ref().and_then(|h| h.handshake_time()),
+        syn_drops: flow.handshake.as_ref().map_or(0, |h| h.syn_drops),
+        syn_ack_drops: flow.handshake.as_ref().map_or(0, |h| h.syn_ack_drops),
+        drops: flow.data_drops,
+        ack_drops: flow.ack_drops,
+        rtt,
+        at_window_start,
+        udp: None,
     }
 }
 
@@ -368,6 +436,7 @@ impl Simulation {
             data_drops_after_window_start: Vec::new(),
             link_pool: LinkPool::default(),
             pool_links: true,
+            close_when_idle: true,
         };
         simulation.attach_groups(scenario);
         // Captures see packets at link deliveries: with them no hop is folded (`folding.rs`).
@@ -1031,11 +1100,41 @@ impl Simulation {
         if running.sender.has_events() {
             running.sender.take_events(&mut self.event_log);
         }
-        if let Some(at) = running.rto.set(running.sender.timer_deadline()) {
+        // The sender's timer stops when nothing is outstanding (RFC 6298 §5.2): rare, and
+        // where a finite transfer's last ACK leads. That branch, which arming the timer
+        // takes anyway, is where a done flow is folded (`on_sender_idle`), so that the
+        // common ACK pays no test of its own (a test after every ACK cost 0.4 % per packet:
+        // docs/performance.md, "Memory per idle flow").
+        let Some(deadline) = running.sender.timer_deadline() else {
+            running.rto.set(None);
+            arm_send_timer(running, &mut self.queue, id);
+            self.on_sender_idle(id);
+            return;
+        };
+        if let Some(at) = running.rto.set(Some(deadline)) {
             self.queue.schedule(at, Event::RetransmissionTimer(id));
         }
-        if let Some(at) = running.send_timer.set(running.sender.send_deadline()) {
-            self.queue.schedule(at, Event::SendTimer(id));
+        arm_send_timer(running, &mut self.queue, id);
+    }
+
+    /// Flow `id`'s sender has nothing outstanding and its timer is stopped: if the flow is
+    /// a plain one and done (every byte delivered and acknowledged, none of its packets in
+    /// the network, no timer armed), fold its endpoints and give back its links now, rather
+    /// than at the next sampling tick, up to an interval later (with flows that live about
+    /// a round trip, half the running flows, each holding about 4 kB, were done and waiting
+    /// for the tick). Its time-series row and result are the same: done endpoints no longer
+    /// change. Other flows (an application, a handshake, shared state, a workload slot) are
+    /// left to the tick: their handlers may still reach their endpoints after this call.
+    /// Out of line: reached about once per finite flow, and when an application runs dry.
+    #[cold]
+    #[inline(never)]
+    fn on_sender_idle(&mut self, id: u32) {
+        let index = id as usize;
+        if self.close_when_idle
+            && id < self.workloads.first_slot
+            && self.flows[index].is_plain(self.sharing.as_deref(), index)
+        {
+            self.release_if_finished(index);
         }
     }
 
@@ -1045,44 +1144,49 @@ impl Simulation {
     /// flows"). Only capacity is given back, so nothing they do changes if a late packet
     /// comes. At each sampling tick, which already visits every flow.
     fn release_finished_flows(&mut self) {
-        let first_slot = self.workloads.first_slot as usize;
-        for (id, flow) in self.flows[..first_slot].iter_mut().enumerate() {
-            if flow.released
-                || flow.udp.is_some()
-                || flow.completed_at().is_none()
-                || !flow.endpoints.sender_finished()
-            {
-                continue;
-            }
-            let mut empty = true;
-            for path in [flow.routes.data, flow.routes.ack] {
-                for &link in &self.hops[path.start as usize..][..path.len as usize] {
-                    let link = &mut self.links[link as usize];
-                    if link.one_flow {
-                        empty &= link.release_idle_buffers();
-                    }
+        for id in 0..self.workloads.first_slot as usize {
+            self.release_if_finished(id);
+        }
+    }
+
+    /// [`Simulation::release_finished_flows`] of flow `id` (also reached when a plain flow's
+    /// sender goes idle: `on_sender_idle`).
+    fn release_if_finished(&mut self, id: usize) {
+        let flow = &mut self.flows[id];
+        if flow.released
+            || flow.udp.is_some()
+            || flow.completed_at().is_none()
+            || !flow.endpoints.sender_finished()
+        {
+            return;
+        }
+        let mut empty = true;
+        for path in [flow.routes.data, flow.routes.ack] {
+            for &link in &self.hops[path.start as usize..][..path.len as usize] {
+                let link = &mut self.links[link as usize];
+                if link.one_flow {
+                    empty &= link.release_idle_buffers();
                 }
             }
-            // A plain flow's endpoints fold into their record once none of its packets is
-            // in the network (a late duplicate could still reach them) and no timer is
-            // armed; until then they give back their empty buffers.
-            let closed = flow.is_plain(self.sharing.as_deref(), id)
-                && flow.in_flight() == Some(0)
-                && flow.endpoints.close_if_done();
-            if !closed {
-                let running = flow.endpoints.get();
-                running.sender.release_idle_buffers();
-                running.receiver.release_idle_buffers();
-            }
-            // A link still holding a late packet, or endpoints that could still get one,
-            // are tried again at the next tick.
-            flow.released = empty && (closed || !flow.is_plain(self.sharing.as_deref(), id));
-            // Nothing can reach its links any more: their ids go back to the pool.
-            if flow.released && closed {
-                let routes = flow.routes;
-                self.link_pool
-                    .give_back(id as u32, routes, &mut self.hops, &self.links);
-            }
+        }
+        // A plain flow's endpoints fold into their record once none of its packets is in
+        // the network (a late duplicate could still reach them) and no timer is armed;
+        // until then they give back their empty buffers.
+        let plain = flow.is_plain(self.sharing.as_deref(), id);
+        let closed = plain && flow.in_flight() == Some(0) && flow.endpoints.close_if_done();
+        if !closed {
+            let running = flow.endpoints.get();
+            running.sender.release_idle_buffers();
+            running.receiver.release_idle_buffers();
+        }
+        // A link still holding a late packet, or endpoints that could still get one, are
+        // tried again at the next tick.
+        flow.released = empty && (closed || !plain);
+        // Nothing can reach its links any more: their ids go back to the pool.
+        if flow.released && closed {
+            let routes = flow.routes;
+            self.link_pool
+                .give_back(id as u32, routes, &mut self.hops, &self.links);
         }
     }
 
@@ -1284,63 +1388,22 @@ impl Simulation {
         drop(std::mem::take(&mut self.packet_log));
         drop(std::mem::take(&mut self.event_log));
         // The flows are consumed here: their histograms move into the results instead of
-        // being copied (a copy per flow is what 100 000 flows cannot afford).
-        let flows = std::mem::take(&mut self.flows)
-            .into_iter()
-            .enumerate()
-            .map(|(id, mut flow)| {
-                if let Some(udp) = flow.udp.take() {
-                    let at_window_start = flow
-                        .at_window_start
-                        .take()
-                        .map_or_else(Default::default, |c| *c);
-                    let (group, start, drops) = (flow.group, flow.start, flow.data_drops);
-                    return udp.flow_result(id as u32, group, start, drops, at_window_start);
-                }
-                let at_window_start = flow
-                    .at_window_start
-                    .take()
-                    .map_or_else(Default::default, |c| *c);
-                let completed_at = flow.completed_at();
-                let endpoints = std::mem::replace(&mut flow.endpoints, Endpoints::Pending);
-                let mut closed = match endpoints {
-                    Endpoints::Closed(closed) => *closed,
-                    Endpoints::Running(running) => Closed::new(running.sender, running.receiver),
-                    Endpoints::Pending => unreachable!("pending endpoints were folded above"),
-                };
-                let (mean_rtt, min_rtt) = (closed.mean_rtt(), closed.min_rtt());
-                let rtt = std::mem::take(&mut closed.rtt_histogram);
-                FlowResult {
-                    id: id as u32,
-                    group: flow.group,
-                    cc: closed.cc,
-                    start: flow.start,
-                    size: flow.size,
-                    bytes_acked: closed.bytes_acked,
-                    delivered_bytes: closed.delivered_bytes,
-                    payload_bytes_sent: closed.payload_bytes_sent,
-                    wire_bytes_sent: closed.wire_bytes_sent,
-                    packets_sent: closed.packets_sent,
-                    retransmissions: closed.retransmissions,
-                    timeouts: closed.timeouts,
-                    fast_recoveries: closed.fast_recoveries,
-                    undos: closed.undo_enabled.then_some(closed.undos),
-                    ce_bytes: closed.ce_bytes,
-                    ecn_reductions: closed.ecn_reductions,
-                    mean_rtt,
-                    min_rtt,
-                    completed_at,
-                    handshake: flow.handshake.as_ref().and_then(|h| h.handshake_time()),
-                    syn_drops: flow.handshake.as_ref().map_or(0, |h| h.syn_drops),
-                    syn_ack_drops: flow.handshake.as_ref().map_or(0, |h| h.syn_ack_drops),
-                    drops: flow.data_drops,
-                    ack_drops: flow.ack_drops,
-                    rtt,
-                    at_window_start,
-                    udp: None,
-                }
-            })
-            .collect();
+        // being copied (a copy per flow is what 100 000 flows cannot afford). From the last
+        // to the first, the flows' vector shrunk as it goes (a large vector is a mapping of
+        // its own, whose freed tail the shrink unmaps), so that the results (512 B a flow)
+        // and the flows (184 B) do not exist whole side by side: that moment was the
+        // process's peak (docs/performance.md, "Memory per idle flow").
+        let mut flows = std::mem::take(&mut self.flows);
+        let mut results = Vec::with_capacity(flows.len());
+        while let Some(flow) = flows.pop() {
+            let id = flows.len() as u32;
+            results.push(flow_result(id, flow));
+            if flows.len().is_multiple_of(SHRINK_EVERY) {
+                flows.shrink_to_fit();
+            }
+        }
+        results.reverse();
+        let flows = results;
         RunResult {
             duration: end.saturating_since(SimTime::ZERO),
             window_start: self.window_start,
@@ -1364,6 +1427,15 @@ mod tests {
 
     /// Run the event loop up to and including `ms` milliseconds, as `run` would.
     fn run_until(simulation: &mut Simulation, ms: u64) {
+        run_until_watching(simulation, ms, |_| {});
+    }
+
+    /// [`run_until`], calling `watch` after each event.
+    fn run_until_watching(
+        simulation: &mut Simulation,
+        ms: u64,
+        mut watch: impl FnMut(&Simulation),
+    ) {
         let until = SimTime::ZERO + SimDuration::from_millis(ms);
         while simulation.queue.peek_time().is_some_and(|t| t <= until) {
             let (time, event) = simulation.queue.pop().expect("peeked");
@@ -1371,6 +1443,7 @@ mod tests {
             simulation
                 .dispatch(event, &mut NullSink)
                 .expect("invariants hold");
+            watch(simulation);
         }
     }
 
@@ -1638,6 +1711,8 @@ mod tests {
         // 100 ms tick folds flow 0's, whose time-series row must stay what its endpoints gave.
         let scenario = two_short_flows("newreno", "[output]\ninterval = \"100ms\"");
         let mut simulation = Simulation::new(&scenario);
+        // Folded at the tick: not when its sender goes idle, which leaves nothing to compare.
+        simulation.close_when_idle = false;
         assert!(matches!(simulation.flows[0].endpoints, Endpoints::Pending));
         run_until(&mut simulation, 99);
         let Endpoints::Running(running) = &simulation.flows[0].endpoints else {
@@ -1667,5 +1742,170 @@ mod tests {
         assert_eq!(result.flows[0].bytes_acked, 28_960);
         assert!(result.flows[0].rtt.count() > 0);
         assert_eq!(result.flows[1].delivered_bytes, 28_960);
+    }
+    #[test]
+    fn a_flow_is_folded_at_its_last_ack_and_gives_back_its_links() {
+        // Flow 0 of these is done in two round trips, long before the 100 ms tick: the ACK
+        // of its last byte stops its sender's timer, and its endpoints are folded and its
+        // links given back then.
+        let scenario = two_short_flows("newreno", "[output]\ninterval = \"100ms\"");
+        let mut simulation = Simulation::new(&scenario);
+        simulation.pool_access_links();
+        let mut folded_at = None;
+        run_until_watching(&mut simulation, 99, |s| {
+            if folded_at.is_none() && matches!(s.flows[0].endpoints, Endpoints::Closed(_)) {
+                folded_at = Some(s.now);
+            }
+        });
+        let until = SimTime::ZERO + SimDuration::from_millis(99);
+        let flow = &simulation.flows[0];
+        assert!(flow.released);
+        let routes = flow.routes;
+        assert_eq!(
+            simulation.hops[routes.data.start as usize],
+            crate::link_pool::NO_LINK,
+            "its links went back to the pool"
+        );
+        // Folded at the instant the last byte was acknowledged: its completion time (the
+        // receiver's) is one ACK's trip earlier, and no tick came between.
+        let completed = flow.completed_at().expect("flow 0 is done");
+        let folded_at = folded_at.expect("flow 0 was folded before the tick");
+        assert!(completed < folded_at && folded_at < until);
+    }
+
+    /// Short flows that come and go in two groups (one with SACK, the other sending from
+    /// the right with delayed ACKs and a longer RTT), a long flow that runs to the end, a
+    /// finite one that starts with the run and a traced one; loss at the bottleneck, so that
+    /// some flows retransmit, time out and get late duplicates. 3 s, sampled every 50 ms,
+    /// with a steady-state window from 1 s.
+    const SHORT_FLOWS_WITH_LOSS: &str = r#"
+        duration = "3s"
+        seed = 11
+        [topology]
+        bottleneck = { rate = "30Mbps", delay = "4ms", buffer = 25, loss = 0.02 }
+        access = { rate = "200Mbps", delay = "2ms" }
+        [[flows]]
+        cc = "reno"
+        recovery = "sack"
+        count = 36
+        size = "24KB"
+        start_jitter = "2200ms"
+        [[flows]]
+        cc = "cubic"
+        count = 24
+        size = "6KB"
+        extra_rtt = "30ms"
+        direction = "reverse"
+        delayed_ack = true
+        start = "50ms"
+        start_jitter = "2300ms"
+        [[flows]]
+        cc = "cubic"
+        [[flows]]
+        cc = "newreno"
+        size = "60KB"
+        [output]
+        interval = "50ms"
+        steady_from = "1s"
+        trace_packets = [61]
+    "#;
+
+    fn short_flows_with_loss() -> cclab_scenario::Scenario {
+        cclab_scenario::from_str("test.toml", SHORT_FLOWS_WITH_LOSS, &[])
+            .expect("the test scenario is valid")
+    }
+
+    #[test]
+    fn folding_a_flow_when_its_sender_goes_idle_changes_nothing() {
+        // The same run folding done flows at the ticks only must give the same result and
+        // stream the same rows, events and packets.
+        let run = |close_when_idle: bool| {
+            let mut simulation = Simulation::new(&short_flows_with_loss());
+            simulation.close_when_idle = close_when_idle;
+            let mut sink = crate::trace::MemorySink::default();
+            let result = simulation
+                .run(&mut sink, &mut |_| {})
+                .expect("invariants hold");
+            (result, sink)
+        };
+        let (at_ticks, at_ticks_sink) = run(false);
+        let (when_idle, when_idle_sink) = run(true);
+        assert_eq!(when_idle, at_ticks);
+        assert_eq!(when_idle_sink.flows, at_ticks_sink.flows);
+        assert_eq!(when_idle_sink.links, at_ticks_sink.links);
+        assert_eq!(when_idle_sink.events, at_ticks_sink.events);
+        assert_eq!(when_idle_sink.packets, at_ticks_sink.packets);
+        assert!(!at_ticks_sink.packets.is_empty(), "flow 61 is traced");
+        let done = at_ticks.flows.iter().filter(|f| f.completed_at.is_some());
+        assert!(done.count() > 55, "most short flows end within the run");
+        assert!(at_ticks.flows.iter().any(|f| f.retransmissions > 0));
+    }
+
+    #[test]
+    fn most_done_flows_are_folded_before_the_tick() {
+        // Stopped between two ticks, the run folding flows when their senders go idle holds
+        // fewer running endpoints than the one folding at the ticks only: the flows done
+        // since the last tick are folded already.
+        let running_at = |close_when_idle: bool, ms: u64| {
+            let mut simulation = Simulation::new(&short_flows_with_loss());
+            simulation.close_when_idle = close_when_idle;
+            simulation.pool_access_links();
+            run_until(&mut simulation, ms);
+            let running = simulation
+                .flows
+                .iter()
+                .filter(|f| matches!(f.endpoints, Endpoints::Running(_)))
+                .count();
+            let done = simulation
+                .flows
+                .iter()
+                .filter(|f| f.completed_at().is_some() && f.endpoints.sender_finished())
+                .count();
+            (running, done)
+        };
+        let mut fewer = 0;
+        for ms in [349, 999, 1_749, 2_449] {
+            let (at_ticks, done) = running_at(false, ms);
+            let (when_idle, same_done) = running_at(true, ms);
+            assert_eq!(done, same_done);
+            assert!(when_idle <= at_ticks, "{when_idle} > {at_ticks} at {ms} ms");
+            fewer += at_ticks - when_idle;
+        }
+        assert!(fewer > 0, "some flows were done between the ticks");
+    }
+    #[test]
+    fn finish_gives_every_flows_result_in_order() {
+        // More flows than `finish` turns into results between two shrinks of the flows'
+        // vector, which it empties from the last: each result is its own flow's (its id,
+        // its jittered start), in the flows' order, and every one-segment flow has
+        // delivered its segment.
+        let count = 2 * SHRINK_EVERY + 5;
+        let text = format!(
+            r#"
+            duration = "200ms"
+            [topology]
+            bottleneck = {{ rate = "10Gbps", delay = "5ms" }}
+            access = {{ rate = "10Gbps", delay = "1ms" }}
+            [[flows]]
+            cc = "reno"
+            count = {count}
+            size = "1000B"
+            start_jitter = "100ms"
+            [output]
+            interval = "50ms"
+        "#
+        );
+        let scenario =
+            cclab_scenario::from_str("test.toml", &text, &[]).expect("the test scenario is valid");
+        let simulation = Simulation::new(&scenario);
+        let starts: Vec<SimTime> = simulation.flows.iter().map(|f| f.start).collect();
+        let result = simulation
+            .run(&mut NullSink, &mut |_| {})
+            .expect("invariants hold");
+        assert_eq!(result.flows.len(), count);
+        for (id, flow) in result.flows.iter().enumerate() {
+            assert_eq!((flow.id, flow.start), (id as u32, starts[id]));
+            assert_eq!(flow.delivered_bytes, 1000);
+        }
     }
 }

@@ -203,7 +203,7 @@ pub struct Sender {
     sharing: Option<Box<sharing::SenderSharing>>,
     /// A joiner's hand-over window (`sharing.rs`); `u64::MAX` otherwise.
     share_cap: u64,
-    /// Flow events not yet collected by the simulator (rare; the buffer is reused).
+    /// Flow events not yet collected by the simulator (rare; the buffer goes with them).
     events: Vec<FlowEvent>,
     /// The window the receiver last advertised (`connection.rs`); `None` while it advertised
     /// none, and the configured `receive_window` is in force.
@@ -500,17 +500,17 @@ impl Sender {
         self.transmit(now, out);
     }
 
-    /// Move the flow events recorded since the last call to `into`.
+    /// Move the flow events recorded since the last call to `into`. The sender's buffer
+    /// goes with them: events are rare (a flow's start, a mode change, a recovery), and the
+    /// buffer of four (352 B) that every running flow kept after its first event was a
+    /// tenth of the running flows' memory (docs/performance.md, "Memory per idle flow").
     pub fn take_events(&mut self, into: &mut Vec<FlowEvent>) {
-        into.append(&mut self.events);
+        into.append(&mut std::mem::take(&mut self.events));
     }
 
     /// Give back the memory of empty buffers once the transfer is over (see
     /// `Simulation::release_finished_flows`). Capacity only: nothing the sender does changes.
     pub fn release_idle_buffers(&mut self) {
-        if self.events.is_empty() {
-            self.events = Vec::new();
-        }
         self.board.release_idle_buffers();
     }
 
