@@ -21,8 +21,10 @@
 //! 64 KiB at most) and the rest later, so a remainder longer than that packet is still
 //! waiting and the flight is not marked. About half of the wake-ups of a 4 MiB buffer under
 //! BBR's STARTUP mark it; the rounds between them count towards a full pipe, which is how
-//! the kernel's BBR leaves STARTUP on a path the buffer limits (validation/linux.md,
-//! group 2).
+//! the kernel's BBR leaves STARTUP on a path the buffer limits. In the kernel the marks come
+//! in runs: where the writer wakes within its 64 KiB call moves by the bytes acknowledged
+//! per wake modulo 64 KiB, and those the buffer counts in `truesize`, which the model does
+//! not (validation/linux.md, group 2: a trace of `write()`).
 //!
 //! The buffer holds only a writer whose data waits. Linux checks `sk_sndbuf` in
 //! `tcp_sendmsg_locked` only when the write needs a new skb (`sk_stream_memory_free` at
