@@ -14,7 +14,9 @@ use crate::net::network::{LinkRole, Network, Path, Routes, drop_location};
 use crate::net::qdisc::DropReason;
 use crate::net::wifi::Medium;
 use crate::packet::{Packet, PacketKind};
-use crate::result::{DataRoutes, FlowCounters, FlowResult, LinkResult, RunResult};
+use crate::result::{
+    CountersAtWindowStart, DataRoutes, FlowCounters, FlowResult, LinkResult, RunResult,
+};
 use crate::rng::Rng;
 use crate::tcp::handshake::Handshake;
 use crate::trace::{FlowEvent, FlowSample, LinkSample, PacketEvent, PacketEventKind, TraceSink};
@@ -252,17 +254,11 @@ const SHRINK_EVERY: usize = 2048;
 /// The result of flow `id`, consumed: its endpoints were made or folded by `finish`.
 fn flow_result(id: u32, mut flow: Flow) -> FlowResult {
     if let Some(udp) = flow.udp.take() {
-        let at_window_start = flow
-            .at_window_start
-            .take()
-            .map_or_else(Default::default, |c| *c);
+        let at_window_start = CountersAtWindowStart::from_box(flow.at_window_start.take());
         let (group, start, drops) = (flow.group, flow.start, flow.data_drops);
         return udp.flow_result(id, group, start, drops, at_window_start);
     }
-    let at_window_start = flow
-        .at_window_start
-        .take()
-        .map_or_else(Default::default, |c| *c);
+    let at_window_start = CountersAtWindowStart::from_box(flow.at_window_start.take());
     let completed_at = flow.completed_at();
     let endpoints = std::mem::replace(&mut flow.endpoints, Endpoints::Pending);
     let mut closed = match endpoints {
