@@ -1377,6 +1377,9 @@ impl Simulation {
         // queue and the buffers before the results are made, so that the run's end does not
         // hold both (docs/performance.md, "Memory per idle flow").
         drop(std::mem::take(&mut self.links));
+        // The paths (24 B a dumbbell flow) and the pool's sets: read by the lines above only.
+        drop(std::mem::take(&mut self.hops));
+        drop(std::mem::take(&mut self.link_pool));
         drop(std::mem::take(&mut self.queue));
         drop(std::mem::take(&mut self.roles));
         drop(std::mem::take(&mut self.outbox));
