@@ -169,8 +169,6 @@ impl RateSeries {
     /// together, then made again one after the other, they take a few pages. The bins'
     /// values, and so everything read from them, are unchanged.
     pub fn repack_after_run(&mut self, give_back: impl FnOnce()) {
-        // Where each flow's last bin boundary was: read by samples only.
-        self.anchors = Vec::new();
         let stored: usize = self.flows.iter().map(|f| f.goodput_bps.len()).sum();
         let mut packed = Vec::with_capacity(2 * stored);
         let mut lengths = Vec::with_capacity(self.flows.len());
@@ -278,6 +276,13 @@ impl TraceSink for RateSeries {
     }
 
     fn link_sample(&mut self, _: &LinkSample<'_>) {}
+
+    /// Where each flow's last bin boundary was (32 B a flow) is read by samples only: given
+    /// back before the results are made, the peak of a run of many idle flows
+    /// (docs/performance.md, "Memory per idle flow").
+    fn run_over(&mut self) {
+        self.anchors = Vec::new();
+    }
 }
 
 #[cfg(test)]

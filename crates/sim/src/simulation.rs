@@ -529,6 +529,7 @@ impl Simulation {
         self.now = self.end;
         progress(self.end);
         self.check_invariants()?;
+        sink.run_over();
         Ok(self.finish())
     }
 
