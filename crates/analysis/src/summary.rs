@@ -811,7 +811,8 @@ rate_interval = "1s"
                 delivered_bytes: at_2s,
                 payload_bytes_sent: at_2s,
                 ..FlowCounters::default()
-            },
+            }
+            .into(),
             udp: None,
         }
     }
@@ -1029,11 +1030,11 @@ rate_interval = "1s"
     fn udp_flow(id: u32, group: u32, start: f64, delivered: u64) -> FlowResult {
         FlowResult {
             cc: "udp",
-            udp: Some(cclab_sim::UdpResult {
+            udp: Some(Box::new(cclab_sim::UdpResult {
                 packets_delivered: delivered / 1472,
                 mean_one_way_delay: Some(SimDuration::from_millis(20)),
                 min_one_way_delay: Some(SimDuration::from_millis(10)),
-            }),
+            })),
             ..flow(id, group, start, delivered, 0)
         }
     }

@@ -219,6 +219,11 @@ impl Closed {
     /// The record of `sender` and `receiver`, which are consumed (the RTT histogram moves).
     pub(crate) fn new(mut sender: Sender, receiver: Receiver) -> Self {
         let row = sample(SimTime::ZERO, 0, &sender, &receiver);
+        // A done flow's RTTs often fell in one bucket (a one-segment transfer has one
+        // sample): kept without a heap block of their own, which would outlive the run
+        // inside its freed heap (`Histogram::compact`).
+        let mut rtt_histogram = std::mem::take(&mut sender.stats.rtt_histogram);
+        rtt_histogram.compact();
         let stats = &sender.stats;
         let mut optional = Optionals::default();
         optional.set(COMPLETED_AT, receiver.completed_at.map(SimTime::as_nanos));
@@ -245,7 +250,7 @@ impl Closed {
             ce_bytes: stats.ce_bytes,
             ecn_reductions: stats.ecn_reductions,
             optional,
-            rtt_histogram: std::mem::take(&mut sender.stats.rtt_histogram),
+            rtt_histogram,
         }
     }
 

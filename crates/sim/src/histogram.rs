@@ -21,9 +21,13 @@ const MAX_BITS: u32 = 40;
 const BUCKETS: usize = ((MAX_BITS - SUB_BITS + 1) as u64 * SUB_COUNT) as usize;
 
 /// `counts[i]` is the count of bucket `first + i`. The stored range is always exactly the
-/// lowest to the highest non-empty bucket (both ends non-zero; empty with `first = 0`), so
-/// equal sample sets give equal values and the derived `PartialEq` compares contents.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// lowest to the highest non-empty bucket (both ends non-zero; empty with `first = 0`).
+/// A histogram whose samples all fell in one bucket may also store no counts at all
+/// ([`Histogram::compact`]): its one bucket is `first` and its count `count`. A short flow's
+/// RTTs (a one-segment transfer has one) then need no heap block, which would otherwise stay
+/// scattered through the run's freed heap and keep its pages resident (docs/performance.md,
+/// "Memory per idle flow"). `PartialEq` compares the buckets, whichever the form.
+#[derive(Clone, Debug, Default)]
 pub struct Histogram {
     first: usize,
     counts: Vec<u64>,
@@ -56,7 +60,50 @@ fn bucket_range(bucket: usize) -> (u64, u64) {
     (low, low + (1 << shift))
 }
 
+impl PartialEq for Histogram {
+    fn eq(&self, other: &Self) -> bool {
+        (self.count, self.sum, self.min, self.max) == (other.count, other.sum, other.min, other.max)
+            && self.buckets().eq(other.buckets())
+    }
+}
+
+impl Eq for Histogram {}
+
 impl Histogram {
+    /// An empty histogram (no allocation), usable in constants.
+    pub const fn new() -> Self {
+        Histogram {
+            first: 0,
+            counts: Vec::new(),
+            count: 0,
+            sum: 0,
+            min: 0,
+            max: 0,
+        }
+    }
+
+    /// Give back the stored counts if every sample fell in one bucket: that bucket is then
+    /// `first`, and its count `count`. Recording into it afterwards stores them again.
+    pub fn compact(&mut self) {
+        if self.counts.len() == 1 {
+            self.counts = Vec::new();
+        }
+    }
+
+    /// Samples counted but no counts stored: the form [`Histogram::compact`] leaves.
+    fn is_compact(&self) -> bool {
+        self.counts.is_empty() && self.count > 0
+    }
+
+    /// The counts of the buckets `first..`, stored again if compact.
+    fn expanded_counts(&self) -> Vec<u64> {
+        if self.is_compact() {
+            vec![self.count]
+        } else {
+            self.counts.clone()
+        }
+    }
+
     /// Count `value`. The common case, a bucket within the stored range, is a handful of
     /// instructions inlined at the caller (the bottleneck records every packet's queueing
     /// delay); widening the range is out of line.
@@ -81,6 +128,9 @@ impl Histogram {
     #[cold]
     #[inline(never)]
     fn record_outside(&mut self, bucket: usize, value: u64) {
+        if self.is_compact() {
+            self.counts = vec![self.count];
+        }
         if self.counts.is_empty() {
             self.first = bucket;
             self.counts.push(0);
@@ -105,10 +155,12 @@ impl Histogram {
 
     /// `(bucket, count)` of the stored buckets, in increasing order.
     fn buckets(&self) -> impl Iterator<Item = (usize, u64)> + '_ {
+        let compact = self.is_compact().then_some((self.first, self.count));
         self.counts
             .iter()
             .enumerate()
             .map(|(i, &n)| (self.first + i, n))
+            .chain(compact)
     }
 
     /// Bytes held on the heap.
@@ -162,7 +214,7 @@ impl Histogram {
     /// The samples recorded since `earlier` (a snapshot of this histogram): counts and sum
     /// subtract exactly; min and max are those of the buckets (exact min/max are not kept).
     pub fn since(&self, earlier: &Histogram) -> Histogram {
-        let mut counts = self.counts.clone();
+        let mut counts = self.expanded_counts();
         for (bucket, n) in earlier.buckets() {
             // A snapshot's buckets lie within the later range: the range only widens.
             counts[bucket - self.first] -= n;
@@ -253,6 +305,46 @@ mod tests {
         // The same samples in another order give the same histogram.
         assert_eq!(up, down);
         assert_eq!(up.quantile(0.5), down.quantile(0.5));
+    }
+
+    #[test]
+    fn a_compact_histogram_reads_and_records_as_the_full_one() {
+        // Three samples in one bucket (by hand: 1000 and 1006 have exponent 9, shift 3,
+        // 1000 >> 3 = 1006 >> 3 = 125: bucket 317), compacted: no heap, the same readings.
+        let mut full = Histogram::default();
+        for v in [1000, 1006, 1003] {
+            full.record(v);
+        }
+        assert_eq!((full.first, full.counts.len()), (317, 1));
+        let mut compact = full.clone();
+        compact.compact();
+        assert_eq!(compact.heap_bytes(), 0);
+        assert_eq!(compact, full);
+        for q in [0.01, 0.5, 0.99, 1.0] {
+            assert_eq!(compact.quantile(q), full.quantile(q));
+        }
+        assert_eq!(
+            (compact.mean(), compact.min(), compact.max()),
+            (full.mean(), full.min(), full.max())
+        );
+        let (snapshot, full_snapshot) = (compact.clone(), full.clone());
+        // Samples below, in and above its bucket store the counts again, as in the full one.
+        for v in [10, 1001, 2000] {
+            full.record(v);
+            compact.record(v);
+        }
+        assert_eq!(compact, full);
+        assert_eq!((compact.first, &compact.counts), (full.first, &full.counts));
+        // The window since a compact snapshot is the window since the full one.
+        assert_eq!(compact.since(&snapshot), full.since(&full_snapshot));
+        assert_eq!(compact.since(&snapshot).count(), 3);
+        // A histogram of several buckets and an empty one are left as they are.
+        let mut wide = full.clone();
+        wide.compact();
+        assert_eq!(wide.counts, full.counts);
+        let mut empty = Histogram::new();
+        empty.compact();
+        assert_eq!(empty, Histogram::default());
     }
 
     #[test]

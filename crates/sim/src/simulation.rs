@@ -14,7 +14,9 @@ use crate::net::network::{LinkRole, Network, Path, Routes, drop_location};
 use crate::net::qdisc::DropReason;
 use crate::net::wifi::Medium;
 use crate::packet::{Packet, PacketKind};
-use crate::result::{DataRoutes, FlowCounters, FlowResult, LinkResult, RunResult};
+use crate::result::{
+    CountersAtWindowStart, DataRoutes, FlowCounters, FlowResult, LinkResult, RunResult,
+};
 use crate::rng::Rng;
 use crate::tcp::handshake::Handshake;
 use crate::trace::{FlowEvent, FlowSample, LinkSample, PacketEvent, PacketEventKind, TraceSink};
@@ -252,17 +254,11 @@ const SHRINK_EVERY: usize = 2048;
 /// The result of flow `id`, consumed: its endpoints were made or folded by `finish`.
 fn flow_result(id: u32, mut flow: Flow) -> FlowResult {
     if let Some(udp) = flow.udp.take() {
-        let at_window_start = flow
-            .at_window_start
-            .take()
-            .map_or_else(Default::default, |c| *c);
+        let at_window_start = CountersAtWindowStart::from_box(flow.at_window_start.take());
         let (group, start, drops) = (flow.group, flow.start, flow.data_drops);
         return udp.flow_result(id, group, start, drops, at_window_start);
     }
-    let at_window_start = flow
-        .at_window_start
-        .take()
-        .map_or_else(Default::default, |c| *c);
+    let at_window_start = CountersAtWindowStart::from_box(flow.at_window_start.take());
     let completed_at = flow.completed_at();
     let endpoints = std::mem::replace(&mut flow.endpoints, Endpoints::Pending);
     let mut closed = match endpoints {
@@ -533,6 +529,7 @@ impl Simulation {
         self.now = self.end;
         progress(self.end);
         self.check_invariants()?;
+        sink.run_over();
         Ok(self.finish())
     }
 
@@ -1381,6 +1378,9 @@ impl Simulation {
         // queue and the buffers before the results are made, so that the run's end does not
         // hold both (docs/performance.md, "Memory per idle flow").
         drop(std::mem::take(&mut self.links));
+        // The paths (24 B a dumbbell flow) and the pool's sets: read by the lines above only.
+        drop(std::mem::take(&mut self.hops));
+        drop(std::mem::take(&mut self.link_pool));
         drop(std::mem::take(&mut self.queue));
         drop(std::mem::take(&mut self.roles));
         drop(std::mem::take(&mut self.outbox));

@@ -229,6 +229,9 @@ pub trait TraceSink {
     /// A packet seen at a capture point of `[output] pcap`, in time order (handed over at
     /// sampling ticks and at the end).
     fn capture(&mut self, _captured: &Captured) {}
+    /// The run is over: nothing more comes, and the results are made next. What a sink kept
+    /// only to take the next samples can go before they take their memory.
+    fn run_over(&mut self) {}
 }
 
 /// Feeds every record to two sinks (files and the metrics collector, say).
@@ -266,6 +269,10 @@ impl<A: TraceSink + ?Sized, B: TraceSink + ?Sized> TraceSink for Tee<'_, A, B> {
     fn udp_sample(&mut self, sample: &UdpSample) {
         self.0.udp_sample(sample);
         self.1.udp_sample(sample);
+    }
+    fn run_over(&mut self) {
+        self.0.run_over();
+        self.1.run_over();
     }
 }
 

@@ -212,6 +212,11 @@ pub fn run(
         .with_context(|| format!("{}: the run failed", file.display()))
         .map_err(failed)?;
     let wall = started.elapsed().as_secs_f64();
+    // The run's heap is free now but for its results (whose RTT histograms mostly hold no
+    // block of their own, `Histogram::compact`) and the rate bins: given back, the bins
+    // made again after it, before the summaries are made beside the results, so that they
+    // do not come on top of it (docs/performance.md, "Memory per idle flow").
+    rates.repack_after_run(give_back_free_heap);
     if let Some(b) = bar {
         b.finish_and_clear();
     }

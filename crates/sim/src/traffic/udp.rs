@@ -11,7 +11,7 @@ use cclab_scenario::traffic::udp::UdpPattern;
 use crate::event::Event;
 use crate::histogram::Histogram;
 use crate::packet::{Ecn, MAX_SACK_BLOCKS, Packet, PacketKind, SackOffsets, XcpHeader};
-use crate::result::{FlowCounters, FlowResult};
+use crate::result::{CountersAtWindowStart, FlowCounters, FlowResult};
 use crate::rng::Rng;
 use crate::simulation::Simulation;
 use crate::trace::UdpSample;
@@ -220,7 +220,7 @@ impl UdpSource {
         group: u32,
         start: SimTime,
         drops: u64,
-        at_window_start: FlowCounters,
+        at_window_start: CountersAtWindowStart,
     ) -> FlowResult {
         let s = &self.stats;
         FlowResult {
@@ -250,7 +250,7 @@ impl UdpSource {
             ack_drops: 0,
             rtt: Histogram::default(),
             at_window_start,
-            udp: Some(self.result()),
+            udp: Some(Box::new(self.result())),
         }
     }
 
