@@ -282,7 +282,7 @@ fn flow_result(id: u32, mut flow: Flow) -> FlowResult {
         retransmissions: closed.retransmissions,
         timeouts: closed.timeouts,
         fast_recoveries: closed.fast_recoveries,
-        undos: closed.undo_enabled.then_some(closed.undos),
+        undos: closed.undo_enabled().then_some(closed.undos),
         ce_bytes: closed.ce_bytes,
         ecn_reductions: closed.ecn_reductions,
         mean_rtt,
