@@ -61,10 +61,10 @@ fn bucket_range(bucket: usize) -> (u64, u64) {
 }
 
 /// The sum of the values, a `u128` kept as two `u64` halves: a `u128` field is 16-byte
-/// aligned on x86-64 (since Rust 1.77), which padded every struct that holds a histogram to
-/// a multiple of 16 bytes. A done flow's `Closed` record, 100 000 of which wait for the run's
-/// end, took 288 bytes (304 with malloc's header) instead of 272 (288): 1.6 MB at 100 000
-/// flows (docs/performance.md, "Memory per idle flow"). Adding is the same add and
+/// aligned on x86-64 (since Rust 1.77-1.78), which padded every struct that holds a
+/// histogram to a multiple of 16 bytes. A done flow's `Closed` record, 100 000 of which wait
+/// for the run's end, took 288 bytes (304 with malloc's header) instead of 272 (288): 1.6 MB
+/// at 100 000 flows (docs/performance.md, "Memory per idle flow"). Adding is the same add and
 /// add-with-carry as a `u128`'s.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Sum {
