@@ -369,6 +369,7 @@ mod tests {
             (200_000_000, 300_000_000)
         );
     }
+
     #[test]
     fn idle_bins_are_counted_and_read_as_zeros() {
         // 100 ms bins over a 1 s run; flow 0 sends in its first bin and is done, flow 1

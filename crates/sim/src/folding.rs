@@ -251,33 +251,29 @@ impl Simulation {
 #[cfg(test)]
 mod tests {
     use crate::result::RunResult;
-    use crate::simulation::Simulation;
+    use crate::simulation::{Simulation, run_text};
     use crate::trace::MemorySink;
 
     /// Run `text` with its hops folded as the simulation chooses, or with none folded and
     /// every queue kept in full (every hop an event, as before folding): the result and
     /// everything streamed to the sink.
     fn run(text: &str, fold: bool) -> (RunResult, MemorySink, Vec<bool>) {
-        let scenario =
-            cclab_scenario::from_str("test.toml", text, &[]).expect("the test scenario is valid");
-        let mut simulation = Simulation::new(&scenario);
-        // Both with every link kept, so that traced packets name the same link ids (pooled
-        // links change nothing else: `link_pool.rs`).
-        simulation.pool_links = false;
-        if !fold {
-            for link in &mut simulation.links {
-                link.folded = false;
-                link.set_lean(false);
+        let mut folded = Vec::new();
+        let (result, sink) = run_text(text, |simulation| {
+            // Both with every link kept, so that traced packets name the same link ids
+            // (pooled links change nothing else: `link_pool.rs`).
+            simulation.pool_links = false;
+            if !fold {
+                for link in &mut simulation.links {
+                    link.folded = false;
+                    link.set_lean(false);
+                }
+                for workload in &mut simulation.workloads.groups {
+                    workload.folded_access = [false; 4];
+                }
             }
-            for workload in &mut simulation.workloads.groups {
-                workload.folded_access = [false; 4];
-            }
-        }
-        let folded = simulation.links.iter().map(|l| l.folded).collect();
-        let mut sink = MemorySink::default();
-        let result = simulation
-            .run(&mut sink, &mut |_| {})
-            .expect("invariants hold");
+            folded = simulation.links.iter().map(|l| l.folded).collect();
+        });
         (result, sink, folded)
     }
 
@@ -591,6 +587,7 @@ mod tests {
         // A reverse flow: data both ways, nothing folds.
         assert_eq!(folded, unfolded);
     }
+
     /// The links a workload's slots fold: sender up, sender down, receiver down, receiver up.
     fn slot_folds(text: &str) -> Vec<[bool; 4]> {
         let scenario =

@@ -268,7 +268,7 @@ mod tests {
     use cclab_cc::{SimDuration, SimTime};
 
     use crate::result::RunResult;
-    use crate::simulation::Simulation;
+    use crate::simulation::{Simulation, run_text};
     use crate::trace::{MemorySink, NullSink};
 
     use super::NO_LINK;
@@ -304,19 +304,6 @@ mod tests {
         trace_packets = [3]
     "#;
 
-    /// Run `text` with `configure` applied to the simulation first.
-    fn run(text: &str, configure: impl FnOnce(&mut Simulation)) -> (RunResult, MemorySink) {
-        let scenario =
-            cclab_scenario::from_str("test.toml", text, &[]).expect("the test scenario is valid");
-        let mut simulation = Simulation::new(&scenario);
-        configure(&mut simulation);
-        let mut sink = MemorySink::default();
-        let result = simulation
-            .run(&mut sink, &mut |_| {})
-            .expect("invariants hold");
-        (result, sink)
-    }
-
     /// `COMINGS_AND_GOINGS` run with `configure` must give the reference run's result and
     /// everything it streamed. Traced packets are compared without their link ids: the
     /// traced flow keeps its links under new ids when the others' are pooled, and outputs
@@ -325,7 +312,7 @@ mod tests {
         configure: impl FnOnce(&mut Simulation),
         reference: (RunResult, MemorySink),
     ) {
-        let (result, sink) = run(COMINGS_AND_GOINGS, configure);
+        let (result, sink) = run_text(COMINGS_AND_GOINGS, configure);
         let (reference, reference_sink) = reference;
         assert_eq!(result, reference);
         assert_eq!(sink.flows, reference_sink.flows);
@@ -346,7 +333,7 @@ mod tests {
     #[test]
     fn pooled_access_links_change_nothing() {
         // The reference is the run in which every flow keeps its four links from the start.
-        let kept = run(COMINGS_AND_GOINGS, |s| s.pool_links = false);
+        let kept = run_text(COMINGS_AND_GOINGS, |s| s.pool_links = false);
         assert_same_run(|_| {}, kept);
     }
 

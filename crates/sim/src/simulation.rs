@@ -253,12 +253,11 @@ const SHRINK_EVERY: usize = 2048;
 
 /// The result of flow `id`, consumed: its endpoints were made or folded by `finish`.
 fn flow_result(id: u32, mut flow: Flow) -> FlowResult {
+    let at_window_start = CountersAtWindowStart::from_box(flow.at_window_start.take());
     if let Some(udp) = flow.udp.take() {
-        let at_window_start = CountersAtWindowStart::from_box(flow.at_window_start.take());
         let (group, start, drops) = (flow.group, flow.start, flow.data_drops);
         return udp.flow_result(id, group, start, drops, at_window_start);
     }
-    let at_window_start = CountersAtWindowStart::from_box(flow.at_window_start.take());
     let completed_at = flow.completed_at();
     let endpoints = std::mem::replace(&mut flow.endpoints, Endpoints::Pending);
     let mut closed = match endpoints {
@@ -1416,6 +1415,25 @@ impl Simulation {
     }
 }
 
+/// Test runs: the scenario `text` with `configure` applied to the simulation first, so that
+/// tests can compare runs that differ in one setting (folding, pooled links, when done flows
+/// are folded): the result and everything it streamed.
+#[cfg(test)]
+pub(crate) fn run_text(
+    text: &str,
+    configure: impl FnOnce(&mut Simulation),
+) -> (RunResult, crate::trace::MemorySink) {
+    let scenario =
+        cclab_scenario::from_str("test.toml", text, &[]).expect("the test scenario is valid");
+    let mut simulation = Simulation::new(&scenario);
+    configure(&mut simulation);
+    let mut sink = crate::trace::MemorySink::default();
+    let result = simulation
+        .run(&mut sink, &mut |_| {})
+        .expect("invariants hold");
+    (result, sink)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1743,6 +1761,7 @@ mod tests {
         assert!(result.flows[0].rtt.count() > 0);
         assert_eq!(result.flows[1].delivered_bytes, 28_960);
     }
+
     #[test]
     fn a_flow_is_folded_at_its_last_ack_and_gives_back_its_links() {
         // Flow 0 of these is done in two round trips, long before the 100 ms tick: the ACK
@@ -1820,13 +1839,9 @@ mod tests {
         // The same run folding done flows at the ticks only must give the same result and
         // stream the same rows, events and packets.
         let run = |close_when_idle: bool| {
-            let mut simulation = Simulation::new(&short_flows_with_loss());
-            simulation.close_when_idle = close_when_idle;
-            let mut sink = crate::trace::MemorySink::default();
-            let result = simulation
-                .run(&mut sink, &mut |_| {})
-                .expect("invariants hold");
-            (result, sink)
+            run_text(SHORT_FLOWS_WITH_LOSS, |s| {
+                s.close_when_idle = close_when_idle
+            })
         };
         let (at_ticks, at_ticks_sink) = run(false);
         let (when_idle, when_idle_sink) = run(true);
@@ -1873,6 +1888,7 @@ mod tests {
         }
         assert!(fewer > 0, "some flows were done between the ticks");
     }
+
     #[test]
     fn finish_gives_every_flows_result_in_order() {
         // More flows than `finish` turns into results between two shrinks of the flows'
