@@ -19,6 +19,18 @@
 
 use cclab_cc::SimTime;
 
+mod radix;
+
+use radix::RadixHeap;
+
+/// The number of pending events from which the queue moves them from its binary heap to a
+/// radix heap ([`radix`]), and the number below which it moves them back. The binary heap
+/// with its vacant root is the cheaper below a few thousand (1 000 Reno flows, about 3 900
+/// pending, cost 7 % more instructions of the queue on the radix heap), the radix heap
+/// above: its pop does not grow with the number pending (docs/performance.md, issue 18).
+const RADIX_FROM: usize = 16_384;
+const HEAP_BELOW: usize = 4_096;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Event {
     /// The packet at the head of this link's propagation FIFO reaches the far end.
@@ -84,9 +96,10 @@ impl Precedence {
     }
 }
 
-/// What an event sorts by besides its time, and what it is: kept in the queue's slots, so
-/// that the buckets move (time, slot) keys instead of 48-byte entries (issue 18: the heap's
-/// moves and comparisons were a quarter of a ten-flow run).
+/// What an event sorts by besides its time, and what it is: kept in the queue's slots, out
+/// of the heap, so that the heap moves (time, slot) keys (a time and a slot number, in
+/// [`Keys`]' two arrays) instead of 48-byte entries (issue 18: the heap's moves and
+/// comparisons were a quarter of a ten-flow run).
 #[derive(Clone, Copy, Debug)]
 struct Pending {
     precedence: Precedence,
@@ -94,80 +107,121 @@ struct Pending {
     event: Event,
 }
 
-/// An entry of a bucket: the time, which decides where it goes, and the slot of the rest.
+/// An entry of the heap: the time, which decides nearly every comparison, and the slot of
+/// the rest. Ties in time (rare) read the slots' precedence and insertion order.
 #[derive(Clone, Copy, Debug)]
 struct Key {
     time: SimTime,
     slot: u32,
 }
 
-/// Bits of a time per level of the radix heap: a level's buckets are the values of one
-/// digit of this many bits.
-const DIGIT_BITS: u32 = 8;
-const DIGITS: usize = 1 << DIGIT_BITS;
-const LEVELS: usize = 64 / DIGIT_BITS as usize;
-const BUCKETS: usize = LEVELS * DIGITS;
-/// Words of the bitmap of the buckets that hold entries (one bit per bucket).
-const WORDS: usize = BUCKETS / 64;
-const _: () = assert!(WORDS <= 32, "the bitmap's words are marked in a u32");
-
-/// The bucket of an entry due at `time` when the current time is `now`: none when the two
-/// are equal (the entry is one of the ties), else the digit of `time` at the level of the
-/// highest bit in which the two differ, counted from the lowest level. `time > now`, so
-/// that digit is above `now`'s and the bits above it are `now`'s: the buckets in index order
-/// hold ever later times, and an entry stays in its bucket's order as `now` advances
-/// towards it (Ahuja, Mehlhorn, Orlin and Tarjan 1990, with digits of `DIGIT_BITS` bits).
-#[inline(always)]
-fn bucket_of(time: SimTime, now: SimTime) -> Option<usize> {
-    let differ = time.as_nanos() ^ now.as_nanos();
-    if differ == 0 {
-        return None;
-    }
-    let level = (63 - differ.leading_zeros()) / DIGIT_BITS;
-    let digit = (time.as_nanos() >> (level * DIGIT_BITS)) as usize & (DIGITS - 1);
-    Some(level as usize * DIGITS + digit)
+/// The heap's keys, their times and their slots in two arrays of the same length: a level
+/// of a sift compares two times read by index (8-byte entries, which x86 addresses by a
+/// scaled index, where 16-byte keys took a shift per index), and moves a key with two
+/// plain loads and stores (callgrind, docs/performance.md).
+#[derive(Default)]
+struct Keys {
+    times: Vec<SimTime>,
+    slots: Vec<u32>,
 }
 
-/// The pending events in a radix heap on time (Ahuja, Mehlhorn, Orlin and Tarjan, "Faster
-/// algorithms for the shortest path problem", JACM 37(2), 1990): a monotone priority queue,
-/// which a discrete-event simulator's queue is, as no event is scheduled before the current
-/// time (the time of the event popped last). An entry due later than now waits in the bucket
-/// of the highest digit in which its time differs from now ([`bucket_of`]); every entry of a
-/// bucket is due before every entry of a later bucket. A pop takes the lowest bucket that
-/// holds entries: a lone entry is the next event; otherwise the least time in it becomes the
-/// current time and its entries move to lower buckets (each entry moves at most once per
-/// level, eight in all, where a binary heap's pop walked 17 levels at 100 000 flows).
-/// The entries due at the current time itself are the ties: a binary heap of slots on
-/// (precedence, insertion order), the rest of the order.
-///
-/// The order is total (the insertion order is unique), so the queue pops exactly the
-/// sequence a binary heap of whole (time, precedence, insertion order) entries pops; the
-/// proptest below holds it to that.
+impl Keys {
+    #[inline(always)]
+    fn len(&self) -> usize {
+        self.times.len()
+    }
+
+    #[inline(always)]
+    fn is_empty(&self) -> bool {
+        self.times.is_empty()
+    }
+
+    #[inline(always)]
+    fn first(&self) -> Option<Key> {
+        // SAFETY: the two arrays have the same length.
+        (!self.is_empty()).then(|| unsafe { self.get(0) })
+    }
+
+    #[inline(always)]
+    fn push(&mut self, key: Key) {
+        self.times.push(key.time);
+        self.slots.push(key.slot);
+    }
+
+    #[inline(always)]
+    fn pop(&mut self) -> Option<Key> {
+        let time = self.times.pop()?;
+        let slot = self
+            .slots
+            .pop()
+            .expect("the two arrays have the same length");
+        Some(Key { time, slot })
+    }
+
+    /// The key at `i`.
+    ///
+    /// # Safety
+    /// `i < self.len()`.
+    #[inline(always)]
+    unsafe fn get(&self, i: usize) -> Key {
+        debug_assert!(i < self.len());
+        // SAFETY: `i < len` (the caller's), and both arrays have that length.
+        unsafe {
+            Key {
+                time: *self.times.get_unchecked(i),
+                slot: *self.slots.get_unchecked(i),
+            }
+        }
+    }
+
+    /// Put `key` at `i`.
+    ///
+    /// # Safety
+    /// `i < self.len()`.
+    #[inline(always)]
+    unsafe fn set(&mut self, i: usize, key: Key) {
+        debug_assert!(i < self.len());
+        // SAFETY: as in `get`.
+        unsafe {
+            *self.times.get_unchecked_mut(i) = key.time;
+            *self.slots.get_unchecked_mut(i) = key.slot;
+        }
+    }
+}
+
+/// A binary min-heap on (time, precedence, insertion order). The order is total (the
+/// insertion order is unique), so any correct heap pops the same sequence: this one pops
+/// exactly what `std`'s `BinaryHeap` of whole entries popped.
 pub struct EventQueue {
-    /// The buckets, by level then digit ([`bucket_of`]); a bucket keeps its capacity when
-    /// it is emptied, as it fills again when `now` comes round to its digit.
-    buckets: Box<[Vec<Key>]>,
-    /// Bit `b % 64` of word `b / 64` is set if bucket `b` holds entries.
-    occupied: [u64; WORDS],
-    /// Bit `w` is set if word `w` of `occupied` is not zero.
-    occupied_words: u32,
-    /// The slots of the pending events due now, a binary min-heap on (precedence, insertion
-    /// order).
-    ties: Vec<u32>,
-    /// Pending events.
-    len: usize,
-    /// The slot of the event popped last, if no event was scheduled since: the next event
-    /// scheduled takes it, or the next pop gives it to `free`. Most events schedule their
-    /// successor (a link's next delivery, a timer's next deadline), so the slot rarely goes
-    /// through the free list.
+    /// The pending events while fewer than [`RADIX_FROM`] (empty while `radix` holds them).
+    heap: Keys,
+    /// The root was popped and its place not yet filled: the next event scheduled takes it
+    /// (one pass down the heap, where a pop and a push would each make one), or, if the next
+    /// thing asked is the next event, the last entry does, as in a plain pop. Most events
+    /// schedule their successor (a link's next delivery, a timer's next deadline), so most
+    /// pops end this way.
+    root_vacant: bool,
+    /// The pending events while many: a radix heap, from [`RADIX_FROM`] pending until
+    /// fewer than [`HEAP_BELOW`].
+    radix: Option<Box<RadixHeap>>,
+    /// The size of `heap` from which an event scheduled goes to `radix` instead:
+    /// `radix_at` while the heap holds the events, 0 while `radix` does (the heap is empty
+    /// then), so that the heap's push tests one bound for both.
+    radix_from: usize,
+    /// [`RADIX_FROM`] and [`HEAP_BELOW`], or smaller in tests, so that they run on the
+    /// radix heap and move between the two often.
+    radix_at: usize,
+    heap_below: usize,
+    /// On the radix heap, the slot of the event popped last if no event was scheduled since
+    /// (the vacant root's counterpart): the next event scheduled takes it, or the next pop
+    /// gives it to `free`.
     popped: Option<u32>,
-    /// The pending events' precedences and kinds, indexed by `Key::slot`.
+    /// The pending events' precedences and kinds, indexed by `Key::slot`; a popped event's
+    /// slot goes to `free` and is reused by the next one scheduled.
     slots: Vec<Pending>,
     free: Vec<u32>,
     inserted: u64,
-    /// The time of the event popped last: the current time. Nothing is scheduled before it,
-    /// and it moves only when an event is popped (never when one is peeked at), so it is
-    /// the radix heap's "last deleted key".
+    /// The time of the event popped last: the current time.
     now: SimTime,
     /// When the event popped last had been scheduled.
     now_scheduled_at: SimTime,
@@ -175,30 +229,29 @@ pub struct EventQueue {
 
 impl Default for EventQueue {
     fn default() -> Self {
-        EventQueue {
-            buckets: (0..BUCKETS).map(|_| Vec::new()).collect(),
-            occupied: [0; WORDS],
-            occupied_words: 0,
-            ties: Vec::new(),
-            len: 0,
-            popped: None,
-            slots: Vec::new(),
-            free: Vec::new(),
-            inserted: 0,
-            now: SimTime::ZERO,
-            now_scheduled_at: SimTime::ZERO,
-        }
+        EventQueue::with_radix_between(HEAP_BELOW, RADIX_FROM)
     }
 }
 
-/// Does the event in slot `a` run before the one in slot `b`, both due at the same time?
-/// By precedence, then insertion order.
+/// Does `a` run before `b`? By time, then (rare: equal times) by precedence and insertion
+/// order.
+#[inline(always)]
+fn earlier(slots: &[Pending], a: Key, b: Key) -> bool {
+    if a.time != b.time {
+        return a.time < b.time;
+    }
+    tie_earlier(slots, a.slot, b.slot)
+}
+
+/// Inlined although ties are rare (a few hundred in millions of comparisons): out of line,
+/// the call in the sift loops made the compiler keep the heap's pointer and length on the
+/// stack and reload them at every level (1 % of the ten-flow run's instructions).
 ///
-/// `a` and `b` are slots of pending events, which index `slots` (it never shrinks): read
-/// unchecked, as the bound tests held registers in every level of the ties' sift loops.
+/// `a` and `b` are slots of keys in the heap, which index `slots` (it never shrinks): read
+/// unchecked, as the bound tests held two registers in every level of the sift loops.
 #[inline(always)]
 fn tie_earlier(slots: &[Pending], a: u32, b: u32) -> bool {
-    // SAFETY: the slots of pending events are below `slots.len()` (above).
+    // SAFETY: the slots of the heap's keys are below `slots.len()` (above).
     let (a, b) = unsafe {
         (
             slots.get_unchecked(a as usize),
@@ -209,6 +262,26 @@ fn tie_earlier(slots: &[Pending], a: u32, b: u32) -> bool {
 }
 
 impl EventQueue {
+    /// A queue that moves its events to the radix heap from `radix_at` pending (0: from
+    /// the first event) and back below `heap_below`.
+    fn with_radix_between(heap_below: usize, radix_at: usize) -> Self {
+        debug_assert!(heap_below <= radix_at);
+        EventQueue {
+            heap: Keys::default(),
+            root_vacant: false,
+            radix: None,
+            radix_from: radix_at,
+            radix_at,
+            heap_below,
+            popped: None,
+            slots: Vec::new(),
+            free: Vec::new(),
+            inserted: 0,
+            now: SimTime::ZERO,
+            now_scheduled_at: SimTime::ZERO,
+        }
+    }
+
     /// Schedule `event` at `time`, now.
     #[inline]
     pub fn schedule(&mut self, time: SimTime, event: Event) {
@@ -228,213 +301,311 @@ impl EventQueue {
     /// Schedule `event` at `time` with `precedence` among the events due then (scheduled
     /// now or, for a folded hop's delivery, as its unfolded event would have been).
     ///
-    /// `time` must not be before now (asserted in debug builds): the radix heap's buckets
-    /// are relative to now, and a simulator's event in the past is a bug anyway.
-    ///
     /// By reference: by value, the caller made a copy of the 24-byte precedence for the call
     /// (the callee may write to a large argument), besides the one it had (callgrind,
     /// docs/performance.md).
     #[inline]
     pub fn schedule_as_of(&mut self, time: SimTime, precedence: &Precedence, event: Event) {
         debug_assert!(precedence.scheduled_at >= self.now && precedence.scheduled_at <= time);
+        if self.root_vacant {
+            let pending = Pending {
+                precedence: *precedence,
+                order: self.inserted,
+                event,
+            };
+            self.inserted += 1;
+            // Replace the popped root: the heap keeps its size, and the new event takes the
+            // popped event's slot (the vacant root still names it; it never went to the free
+            // list).
+            self.root_vacant = false;
+            // SAFETY: a vacant root is an entry of the heap (`pop_until` and `pop` leave it
+            // there), and every key's slot indexes `slots`, which never shrinks. Unchecked,
+            // as the two bound tests and their panics cost registers the sift below wants.
+            let slot = unsafe { self.heap.get(0).slot };
+            unsafe { *self.slots.get_unchecked_mut(slot as usize) = pending };
+            self.sift_down_from_root(Key { time, slot });
+            return;
+        }
+        self.schedule_pushed(time, precedence, event);
+    }
+
+    /// [`EventQueue::schedule_as_of`] when the root is not vacant: a push onto the heap, or
+    /// onto the radix heap. Out of line (it is the rare case with few events pending: a
+    /// popped event usually schedules one), so that the radix heap's code does not weigh on
+    /// the callers that inline `schedule_as_of` (callgrind, docs/performance.md).
+    #[inline(never)]
+    fn schedule_pushed(&mut self, time: SimTime, precedence: &Precedence, event: Event) {
         let pending = Pending {
             precedence: *precedence,
             order: self.inserted,
             event,
         };
         self.inserted += 1;
-        self.len += 1;
-        let slot = match self.popped.take().or_else(|| self.free.pop()) {
+        if self.heap.len() >= self.radix_from {
+            return self.schedule_on_radix(time, pending);
+        }
+        let slot = self.free_slot(pending);
+        let key = Key { time, slot };
+        self.heap.push(key);
+        self.sift_up(self.heap.len() - 1, key);
+    }
+
+    /// A slot for `pending`: a freed one or a new one.
+    #[inline(always)]
+    fn free_slot(&mut self, pending: Pending) -> u32 {
+        match self.free.pop() {
             Some(slot) => {
-                // SAFETY: a popped or freed slot indexes `slots`, which never shrinks.
-                unsafe { *self.slots.get_unchecked_mut(slot as usize) = pending };
+                self.slots[slot as usize] = pending;
                 slot
             }
             None => {
                 self.slots.push(pending);
                 (self.slots.len() - 1) as u32
             }
+        }
+    }
+
+    /// Schedule `pending` at `time` on the radix heap, moving the heap's events to it first
+    /// if they are not there yet (the heap reached [`RADIX_FROM`]).
+    #[inline(always)]
+    fn schedule_on_radix(&mut self, time: SimTime, pending: Pending) {
+        if self.radix.is_none() {
+            self.move_to_radix();
+        }
+        let slot = match self.popped.take() {
+            Some(slot) => {
+                self.slots[slot as usize] = pending;
+                slot
+            }
+            None => self.free_slot(pending),
         };
-        match bucket_of(time, self.now) {
-            Some(bucket) => self.push_to_bucket(bucket, Key { time, slot }),
-            None => self.push_tie(slot),
-        }
+        let radix = self.radix.as_mut().expect("moved to the radix heap above");
+        radix.push(Key { time, slot }, self.now, &self.slots);
     }
 
+    /// Move every pending event from the heap to a new radix heap.
+    #[cold]
+    fn move_to_radix(&mut self) {
+        debug_assert!(!self.root_vacant);
+        let mut radix = Box::new(RadixHeap::new());
+        while let Some(key) = self.heap.pop() {
+            radix.push(key, self.now, &self.slots);
+        }
+        self.radix = Some(radix);
+        self.radix_from = 0;
+    }
+
+    /// Move every pending event from the radix heap back to the binary heap.
+    fn move_to_heap(&mut self) {
+        debug_assert!(self.popped.is_none() && self.heap.is_empty());
+        let radix = self
+            .radix
+            .take()
+            .expect("move_to_heap is called on the radix heap");
+        for key in radix.into_keys(self.now) {
+            self.heap.push(key);
+            self.sift_up(self.heap.len() - 1, key);
+        }
+        self.radix_from = self.radix_at;
+    }
+
+    /// [`EventQueue::pop_until`] when the heap is empty: the events are on the radix heap,
+    /// or there are none. Out of line, as [`EventQueue::schedule_on_radix`].
     #[inline(always)]
-    fn push_to_bucket(&mut self, bucket: usize, key: Key) {
-        debug_assert!(bucket < BUCKETS);
-        // SAFETY: `bucket_of` gives a level below `LEVELS` (a bit index over `DIGIT_BITS`)
-        // and a digit below `DIGITS`.
-        unsafe { self.buckets.get_unchecked_mut(bucket) }.push(key);
-        let word = bucket / 64;
-        self.occupied[word] |= 1 << (bucket % 64);
-        self.occupied_words |= 1 << word;
+    fn pop_from_radix(&mut self, end: SimTime) -> Option<(SimTime, Event)> {
+        let slot = self.take_from_radix(end)?;
+        // SAFETY: a pending event's slot indexes `slots`, which never shrinks.
+        let pending = unsafe { self.slots.get_unchecked(slot as usize) };
+        Some((self.now, pending.event))
     }
 
-    /// The lowest bucket that holds entries, if any.
-    #[inline(always)]
-    fn lowest_bucket(&self) -> Option<usize> {
-        if self.occupied_words == 0 {
-            return None;
-        }
-        let word = self.occupied_words.trailing_zeros() as usize;
-        Some(word * 64 + self.occupied[word].trailing_zeros() as usize)
-    }
-
-    /// Mark `bucket`, now empty, as such.
-    #[inline(always)]
-    fn mark_emptied(&mut self, bucket: usize) {
-        let word = bucket / 64;
-        self.occupied[word] &= !(1 << (bucket % 64));
-        if self.occupied[word] == 0 {
-            self.occupied_words &= !(1 << word);
-        }
-    }
-
-    /// Add the event in `slot`, due now, to the ties.
-    fn push_tie(&mut self, slot: u32) {
-        let (ties, slots) = (&mut self.ties, &self.slots[..]);
-        ties.push(slot);
-        let mut hole = ties.len() - 1;
-        while hole > 0 {
-            let parent = (hole - 1) / 2;
-            if !tie_earlier(slots, slot, ties[parent]) {
-                break;
-            }
-            ties[hole] = ties[parent];
-            hole = parent;
-        }
-        ties[hole] = slot;
-    }
-
-    /// Take the earliest of the ties (there is one).
-    fn pop_tie(&mut self) -> u32 {
-        let (ties, slots) = (&mut self.ties, &self.slots[..]);
-        let last = ties.pop().expect("pop_tie is called with ties pending");
-        let Some(&first) = ties.first() else {
-            return last;
-        };
-        // Move the hole from the root down along the earlier child while that child runs
-        // before `last`, then put `last` in it.
-        let len = ties.len();
-        let mut hole = 0;
-        loop {
-            let mut child = 2 * hole + 1;
-            if child >= len {
-                break;
-            }
-            if child + 1 < len && tie_earlier(slots, ties[child + 1], ties[child]) {
-                child += 1;
-            }
-            if !tie_earlier(slots, ties[child], last) {
-                break;
-            }
-            ties[hole] = ties[child];
-            hole = child;
-        }
-        ties[hole] = last;
-        first
-    }
-
-    /// The next event's slot, if one is due by `end`; it becomes the current event (`now`
-    /// moves to its time).
-    #[inline(always)]
-    fn take_next(&mut self, end: SimTime) -> Option<u32> {
+    /// The slot of the next event on the radix heap, if one is due by `end` (none if the
+    /// events are on the binary heap, which is then empty): it becomes the current event.
+    /// Only the slot, which a register holds, so that the pop's result is made where the
+    /// binary heap's is (returned whole from here, it went through the stack on both paths:
+    /// callgrind, docs/performance.md).
+    #[cold]
+    #[inline(never)]
+    fn take_from_radix(&mut self, end: SimTime) -> Option<u32> {
+        let radix = self.radix.as_mut()?;
         if let Some(slot) = self.popped.take() {
             self.free.push(slot);
         }
-        if !self.ties.is_empty() {
-            if self.now > end {
+        if radix.len() < self.heap_below {
+            self.move_to_heap();
+            let top = self.heap.first()?;
+            if top.time > end {
                 return None;
             }
-            return Some(self.pop_tie());
+            self.root_vacant = true;
+            self.now = top.time;
+            self.now_scheduled_at = self.slots[top.slot as usize].precedence.scheduled_at;
+            return Some(top.slot);
         }
-        let bucket = self.lowest_bucket()?;
-        // SAFETY: `lowest_bucket` is below `BUCKETS`.
-        let entries = unsafe { self.buckets.get_unchecked_mut(bucket) };
-        if let [key] = entries[..] {
-            // A lone entry is the earliest: most pops at few flows.
-            if key.time > end {
-                return None;
-            }
-            entries.clear();
-            self.mark_emptied(bucket);
-            self.now = key.time;
-            return Some(key.slot);
-        }
-        self.pour(bucket, end)
-    }
-
-    /// Take the earliest event of `bucket`, which holds more than one, if it is due by
-    /// `end`: its time becomes now, and the bucket's other entries move to the lower
-    /// buckets (or the ties) they fall in relative to it.
-    #[inline(never)]
-    fn pour(&mut self, bucket: usize, end: SimTime) -> Option<u32> {
-        let mut entries = std::mem::take(&mut self.buckets[bucket]);
-        let least = entries
-            .iter()
-            .map(|key| key.time)
-            .min()
-            .expect("pour is called on a bucket that holds entries");
-        if least > end {
-            self.buckets[bucket] = entries;
-            return None;
-        }
-        self.mark_emptied(bucket);
-        self.now = least;
-        for &key in &entries {
-            match bucket_of(key.time, least) {
-                Some(lower) => self.push_to_bucket(lower, key),
-                None => self.push_tie(key.slot),
-            }
-        }
-        entries.clear();
-        self.buckets[bucket] = entries;
-        Some(self.pop_tie())
-    }
-
-    /// The event in `slot`, popped: the current event.
-    #[inline(always)]
-    fn popped_event(&mut self, slot: u32) -> (SimTime, Event) {
-        self.len -= 1;
+        let slot = radix.take_next(&mut self.now, end, &self.slots)?;
         self.popped = Some(slot);
-        // SAFETY: a pending event's slot indexes `slots`, which never shrinks.
-        let pending = unsafe { self.slots.get_unchecked(slot as usize) };
-        self.now_scheduled_at = pending.precedence.scheduled_at;
-        (self.now, pending.event)
+        self.now_scheduled_at = self.slots[slot as usize].precedence.scheduled_at;
+        Some(slot)
     }
 
-    /// The next event. Its slot is kept for the next event scheduled.
+    /// Put `key` in the hole at `hole` and move it up past the entries that run after it.
+    #[inline(always)]
+    fn sift_up(&mut self, mut hole: usize, key: Key) {
+        let (heap, slots) = (&mut self.heap, &self.slots[..]);
+        assert!(hole < heap.len());
+        while hole > 0 {
+            let parent = (hole - 1) / 2;
+            // SAFETY: parent < hole < heap.len() (asserted above; hole only decreases).
+            let above = unsafe { heap.get(parent) };
+            if !earlier(slots, key, above) {
+                break;
+            }
+            // SAFETY: hole < heap.len(), as above.
+            unsafe { heap.set(hole, above) };
+            hole = parent;
+        }
+        // SAFETY: hole < heap.len(), as above.
+        unsafe { heap.set(hole, key) };
+    }
+
+    /// Fill the hole at the root with `key`. As `std`'s `BinaryHeap::pop`: move the hole down
+    /// to the bottom along the earlier child, then put `key` there and move it up (a key that
+    /// replaces the root, the last entry or a new event, usually belongs near the bottom, so
+    /// this takes about one comparison per level).
+    #[inline(always)]
+    fn fill_hole_at_root(&mut self, key: Key) {
+        let (heap, slots) = (&mut self.heap, &self.slots[..]);
+        let len = heap.len();
+        let mut hole = 0;
+        let mut child = 1;
+        while child + 1 < len {
+            // SAFETY: hole < child < child + 1 < len.
+            unsafe {
+                let (left, right) = (heap.get(child), heap.get(child + 1));
+                let take_right = earlier(slots, right, left);
+                heap.set(hole, if take_right { right } else { left });
+                hole = child + usize::from(take_right);
+            }
+            child = 2 * hole + 1;
+        }
+        if child == len - 1 {
+            // SAFETY: hole < child = len - 1.
+            unsafe { heap.set(hole, heap.get(child)) };
+            hole = child;
+        }
+        self.sift_up(hole, key);
+    }
+
+    /// Fill the hole at the root with `key`, a new event, moving the hole down along the
+    /// earlier child while that child runs before `key`. A new event usually runs soon (a
+    /// link's next delivery, microseconds ahead, among timers seconds ahead), so it stops
+    /// high in the heap, where [`EventQueue::fill_hole_at_root`] would take it to the bottom
+    /// and back up.
+    ///
+    /// The loop runs while both children exist, and a lone last child is looked at once
+    /// after it, as in `std`'s `BinaryHeap` (one bound test per level instead of two); the
+    /// loop's condition keeps its indexes below `len`, so they are not checked again.
+    #[inline(always)]
+    fn sift_down_from_root(&mut self, key: Key) {
+        let (heap, slots) = (&mut self.heap, &self.slots[..]);
+        let len = heap.len();
+        let mut hole = 0;
+        let mut child = 1;
+        while child + 1 < len {
+            // SAFETY: hole < child < child + 1 < len.
+            unsafe {
+                // The earlier child chosen by index and read again whole, rather than both
+                // children's keys selected field by field (fewer registers held per level).
+                let earliest =
+                    child + usize::from(earlier(slots, heap.get(child + 1), heap.get(child)));
+                let next = heap.get(earliest);
+                if !earlier(slots, next, key) {
+                    heap.set(hole, key);
+                    return;
+                }
+                heap.set(hole, next);
+                hole = earliest;
+            }
+            child = 2 * hole + 1;
+        }
+        // SAFETY: hole < child + 1 == len, or hole < len (the root, or a child below len).
+        unsafe {
+            if child + 1 == len && earlier(slots, heap.get(child), key) {
+                heap.set(hole, heap.get(child));
+                hole = child;
+            }
+            heap.set(hole, key);
+        }
+    }
+
+    /// Fill a vacant root with the last entry, as a pop would have, and free the popped
+    /// event's slot.
+    #[inline(always)]
+    fn settle(&mut self) {
+        if self.root_vacant {
+            self.root_vacant = false;
+            // SAFETY: a vacant root is an entry of the heap.
+            self.free.push(unsafe { self.heap.get(0) }.slot);
+            let last = self
+                .heap
+                .pop()
+                .expect("a vacant root is an entry of the heap");
+            if !self.heap.is_empty() {
+                self.fill_hole_at_root(last);
+            }
+        }
+    }
+
+    /// The next event. Its slot stays with the vacant root, for the next event scheduled
+    /// (or for the free list, when [`EventQueue::settle`] fills the root).
     #[inline]
     pub fn pop(&mut self) -> Option<(SimTime, Event)> {
-        self.pop_until(SimTime::MAX)
+        self.settle();
+        let Some(top) = self.heap.first() else {
+            return self.pop_from_radix(SimTime::MAX);
+        };
+        self.root_vacant = true;
+        // SAFETY: a key's slot indexes `slots`, which never shrinks.
+        let pending = unsafe { self.slots.get_unchecked(top.slot as usize) };
+        self.now = top.time;
+        self.now_scheduled_at = pending.precedence.scheduled_at;
+        Some((top.time, pending.event))
     }
 
     /// [`EventQueue::pop`] if the next event is due by `end`: the event loop's one call per
-    /// event.
+    /// event (a peek and a pop settled the root and read it twice).
     #[inline]
     pub fn pop_until(&mut self, end: SimTime) -> Option<(SimTime, Event)> {
-        let slot = self.take_next(end)?;
-        Some(self.popped_event(slot))
+        self.settle();
+        let Some(top) = self.heap.first() else {
+            return self.pop_from_radix(end);
+        };
+        if top.time > end {
+            return None;
+        }
+        self.root_vacant = true;
+        // SAFETY: a key's slot indexes `slots`, which never shrinks.
+        let pending = unsafe { self.slots.get_unchecked(top.slot as usize) };
+        self.now = top.time;
+        self.now_scheduled_at = pending.precedence.scheduled_at;
+        Some((top.time, pending.event))
     }
 
-    /// The next event's time. It only looks: `now` stays, as an event may still be
-    /// scheduled between now and that time.
-    pub fn peek_time(&self) -> Option<SimTime> {
-        if !self.ties.is_empty() {
-            return Some(self.now);
+    #[inline]
+    pub fn peek_time(&mut self) -> Option<SimTime> {
+        self.settle();
+        match &self.radix {
+            None => self.heap.first().map(|k| k.time),
+            Some(radix) => radix.peek_time(self.now),
         }
-        let bucket = self.lowest_bucket()?;
-        self.buckets[bucket].iter().map(|key| key.time).min()
     }
 
     pub fn len(&self) -> usize {
-        self.len
+        self.heap.len() - usize::from(self.root_vacant) + self.radix.as_ref().map_or(0, |r| r.len())
     }
 
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.len() == 0
     }
 }
 
@@ -626,6 +797,7 @@ mod tests {
             4 => 0u64..4,
             3 => 0u64..2_000,
             1 => 100_000u64..1_000_000,
+            1 => 1_000_000u64..10_000_000_000,
         ];
         let folded = proptest::option::weighted(0.4, (0u64..=1000, 0u64..=1000, 0u64..=1000));
         prop_oneof![
@@ -637,21 +809,28 @@ mod tests {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(64))]
+        #![proptest_config(ProptestConfig::with_cases(192))]
 
         /// The queue pops exactly what `std`'s `BinaryHeap` of whole (time, precedence,
         /// insertion order) entries pops, the total order `EventQueue` defines, for random
         /// schedules of ties, bursts, near and far events, and events scheduled ahead as
         /// folded deliveries are, with pops (bounded or not) and peeks between them. Written
         /// for the 4-ary heap of issue 18 (which passed it and was not kept: performance.md),
-        /// it holds any change to the heap's layout to the same sequence.
+        /// it holds any change to the heap's layout to the same sequence. The queue runs on
+        /// its binary heap (the default bounds, above the sizes here), on its radix heap
+        /// throughout, or moving between the two at small bounds.
         #[test]
         fn pops_what_a_binary_heap_of_whole_entries_pops(
-            steps in proptest::collection::vec(step(), 1..1_500)
+            steps in proptest::collection::vec(step(), 1..1_500),
+            (heap_below, radix_at) in prop_oneof![
+                Just((HEAP_BELOW, RADIX_FROM)),
+                Just((0, 0)),
+                (0usize..16).prop_flat_map(|below| (Just(below), below..40)),
+            ],
         ) {
             use std::cmp::Reverse;
             use std::collections::BinaryHeap;
-            let mut queue = EventQueue::default();
+            let mut queue = EventQueue::with_radix_between(heap_below, radix_at);
             let mut reference: BinaryHeap<Reverse<(SimTime, Precedence, u64)>> = BinaryHeap::new();
             let mut inserted = 0u64;
             for step in steps {
