@@ -205,6 +205,10 @@ impl Sender {
         let Some(SendBufferSize::Auto { max, .. }) = self.config.send_buffer.map(|b| b.size) else {
             return;
         };
+        // At the cap it can only stay there (most of a long bulk flow): skip the window.
+        if self.sndbuf >= max {
+            return;
+        }
         let window = self.window();
         if self.data_end >= self.app_end || self.pipe() >= window {
             return;
