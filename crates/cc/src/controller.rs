@@ -307,6 +307,13 @@ pub trait CongestionControl: Send {
         false
     }
 
+    /// How many windows of segments Linux's send-buffer auto-tuning gives this controller's
+    /// socket (`tcp_sndbuf_expand`: the module's `sndbuf_expand` hook, 2 without one, the
+    /// room fast recovery needs; BBR's `bbr_sndbuf_expand` asks for 3).
+    fn sndbuf_expand(&self) -> u64 {
+        2
+    }
+
     /// `true` when the controller sets cwnd itself during loss recovery (BBR's packet
     /// conservation), so the sender must not apply PRR or Reno inflation.
     fn controls_recovery_window(&self) -> bool {

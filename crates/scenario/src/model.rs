@@ -408,10 +408,10 @@ pub struct FlowGroup {
     /// Receiver's advertised window in bytes; `None` for unlimited (or tuned by the
     /// receiver: `connection.receive_window_auto`).
     pub receive_window: Option<u64>,
-    /// `send_buffer`: the socket's send buffer in payload bytes (the application can have
-    /// at most this much written and unacknowledged, Linux's `tcp_wmem[2]`); `None`:
-    /// unlimited.
-    pub send_buffer: Option<u64>,
+    /// `send_buffer`: the socket's send buffer (the application can have at most this much
+    /// written and unacknowledged: Linux's `sk_sndbuf`), fixed or auto-tuned, counted in
+    /// payload or in Linux's `truesize` (`send_buffer_accounting`); `None`: unlimited.
+    pub send_buffer: Option<crate::send_buffer::SendBuffer>,
     /// `small_queues`: the sender keeps TCP Small Queues' limit on what waits at its NIC
     /// (Linux `tcp_small_queue_check`; the default), or, `false`, its host's device takes
     /// every packet at once, as a TUN device does (`tun_net_xmit` orphans each skb), so

@@ -8,8 +8,8 @@ use crate::connection::{ConnectionOptions, ScalingRatio, TcpRmem};
 use crate::error::ScenarioError;
 use crate::units::parse_bytes;
 
-/// The largest `tcp_rmem` value: the sysctl is a C int (`proc_dointvec_minmax`).
-const TCP_RMEM_LIMIT: u64 = i32::MAX as u64;
+/// The largest `tcp_rmem` or `tcp_wmem` value: the sysctls are C ints (`proc_dointvec_minmax`).
+const SYSCTL_INT_LIMIT: u64 = i32::MAX as u64;
 
 /// `receive_window = "auto"`: the receiver tunes its window (`flow_group` then leaves the
 /// sender's fixed cap off).
@@ -89,41 +89,59 @@ pub(super) fn connection_options(
 /// `tcp_rmem = [min, default, max]`, bytes (integers, as `sysctl net.ipv4.tcp_rmem` prints
 /// them, or sizes such as "32MiB").
 fn tcp_rmem(section: &Section) -> Result<TcpRmem, ScenarioError> {
-    const FORM: &str = "must be three sizes [min, default, max] in bytes, as net.ipv4.tcp_rmem, e.g. [4096, 131072, 33554432]";
-    let Some(value) = section.get("tcp_rmem") else {
-        return Ok(TcpRmem::default());
+    Ok(
+        match sysctl_sizes(section, "tcp_rmem", "[4096, 131072, 33554432]")? {
+            Some([min, default, max]) => TcpRmem { min, default, max },
+            None => TcpRmem::default(),
+        },
+    )
+}
+
+/// A buffer sysctl of three sizes, `key = [min, default, max]` in bytes (integers, as
+/// `sysctl net.ipv4.tcp_rmem` or `tcp_wmem` prints them, or sizes such as "32MiB"), or
+/// `None` without the key; `example` is the machine's value shown in the error message.
+pub(super) fn sysctl_sizes(
+    section: &Section,
+    key: &str,
+    example: &str,
+) -> Result<Option<[u64; 3]>, ScenarioError> {
+    let form = format!(
+        "must be three sizes [min, default, max] in bytes, as net.ipv4.{key}, e.g. {example}"
+    );
+    let Some(value) = section.get(key) else {
+        return Ok(None);
     };
     let Value::Array(values) = value else {
-        return Err(section.invalid("tcp_rmem", FORM));
+        return Err(section.invalid(key, &form));
     };
     let sizes = values
         .iter()
         .map(|v| match v {
             Value::Integer(b) if *b >= 1 => Ok(*b as u64),
-            Value::String(s) => parse_bytes(s).map_err(|m| section.invalid("tcp_rmem", &m)),
-            _ => Err(section.invalid("tcp_rmem", FORM)),
+            Value::String(s) => parse_bytes(s).map_err(|m| section.invalid(key, &m)),
+            _ => Err(section.invalid(key, &form)),
         })
         .collect::<Result<Vec<u64>, _>>()?;
     let [min, default, max] = sizes[..] else {
-        return Err(section.invalid("tcp_rmem", FORM));
+        return Err(section.invalid(key, &form));
     };
     if !(1 <= min && min <= default && default <= max) {
         return Err(section.invalid(
-            "tcp_rmem",
+            key,
             &format!("must grow from min to default to max, at least 1 byte each (got [{min}, {default}, {max}])"),
         ));
     }
-    if max > TCP_RMEM_LIMIT {
+    if max > SYSCTL_INT_LIMIT {
         return Err(section.invalid(
-            "tcp_rmem",
+            key,
             &format!(
-                "max {max} is above {TCP_RMEM_LIMIT} bytes, the largest the sysctl (a C int) holds"
+                "max {max} is above {SYSCTL_INT_LIMIT} bytes, the largest the sysctl (a C int) holds"
             ),
         ));
     }
-    Ok(TcpRmem { min, default, max })
+    Ok(Some([min, default, max]))
 }
 
 #[cfg(test)]
 #[path = "connection_tests.rs"]
-mod tests;
+pub(super) mod tests;

@@ -11,14 +11,17 @@ fn with_flow(keys: &str) -> String {
     )
 }
 
-fn group(keys: &str) -> FlowGroup {
+/// The first flow group of a scenario whose one flow table has `keys` (shared with the other
+/// flow-key tests of this folder).
+pub(in crate::parse) fn group(keys: &str) -> FlowGroup {
     from_str("t.toml", &with_flow(keys), &[])
         .expect("valid scenario")
         .flows[0]
         .clone()
 }
 
-fn assert_refused(keys: &str, key: &str, fragment: &str) {
+/// The scenario with `keys` is refused in one line naming the file, `key` and `fragment`.
+pub(in crate::parse) fn assert_refused(keys: &str, key: &str, fragment: &str) {
     let message = from_str("bad.toml", &with_flow(keys), &[])
         .expect_err(keys)
         .to_string();

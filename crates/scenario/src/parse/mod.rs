@@ -26,6 +26,7 @@ mod pcap;
 mod queue;
 mod recovery;
 mod section;
+mod send_buffer;
 mod sharing;
 mod stack;
 mod topology;
@@ -603,6 +604,8 @@ const FLOW_KEYS: &[&str] = &[
     "tcp_rmem",
     "scaling_ratio",
     "send_buffer",
+    "send_buffer_accounting",
+    "tcp_wmem",
     "small_queues",
     "handshake",
     "quick_ack",
@@ -816,14 +819,7 @@ fn flow_group(section: &Section, topology: &Topology) -> Result<FlowGroup, Scena
             ));
         }
     };
-    let send_buffer = match section.get("send_buffer") {
-        None => None,
-        Some(Value::String(s)) if s == "unlimited" => None,
-        Some(Value::String(s)) => Some(at_least_a_segment(section, "send_buffer", s, mss)?),
-        Some(_) => {
-            return Err(section.invalid("send_buffer", "must be \"unlimited\" or bytes (\"4MiB\")"));
-        }
-    };
+    let send_buffer = send_buffer::send_buffer(section, mss)?;
     // A host whose device orphans each packet (TUN) never lets TSQ hold the sender.
     let small_queues = match section.get("small_queues") {
         None => true,

@@ -18,7 +18,8 @@
 //! | `min_rto` | `"200ms"` | `"1s"` | Linux's `TCP_RTO_MIN`; RFC 6298 §2.4 |
 //! | `rto_estimator` | `"linux"` | `"rfc6298"` | Linux's `tcp_rtt_estimator` (RTO = SRTT + a variation of at least `min_rto`); RFC 6298 §2 |
 //! | `receive_window` | `"auto"` | as given | Linux's `tcp_rcv_space_adjust` (DRS); no RFC tunes it |
-//! | `send_buffer` | `"4MiB"` | as given | Linux's `tcp_wmem[2]`, where `tcp_sndbuf_expand` stops (it grows the buffer to 2–3 × cwnd × 4 KiB per segment, so a bulk sender reaches the cap); no RFC has one |
+//! | `send_buffer` | `"auto"` | as given | Linux's `tcp_sndbuf_expand`: 2–3 windows of 2304 bytes per segment, up to `tcp_wmem[2]` (4 MiB); no RFC has one |
+//! | `send_buffer_accounting` | `"truesize"` (with a buffer) | as given | Linux counts `sk_wmem_queued` in `skb->truesize` (832 bytes per skb above the payload) |
 //! | `handshake` | finite flows and workloads | the same | both open and close connections; their FCT then counts from the SYN |
 //!
 //! `"linux"` also sets the Linux variant of the flow's controller where the kernel module
@@ -94,8 +95,12 @@ pub(super) fn expand(section: &Section) -> Result<Option<Table>, ScenarioError> 
     );
     if linux {
         default("receive_window", Value::String("auto".into()));
-        // `tcp_wmem[2]`, the most `tcp_sndbuf_expand` grows the send buffer to.
-        default("send_buffer", Value::String("4MiB".into()));
+        // Linux's auto-tuned `sk_sndbuf` (`tcp_sndbuf_expand`, up to `tcp_wmem[2]`), which
+        // counts `skb->truesize`.
+        default("send_buffer", Value::String("auto".into()));
+        if section.get("send_buffer").and_then(Value::as_str) != Some("unlimited") {
+            default("send_buffer_accounting", Value::String("truesize".into()));
+        }
     }
     // The handshake for what has a completion time to measure: finite flows and workloads
     // (an on/off application cannot take one yet; `connection.rs` says so).

@@ -4,7 +4,18 @@
 use crate::model::{
     FlowGroup, LossDetection, LostRetransmission, PrrBound, Recovery, ReduceFrom, RtoEstimator,
 };
+use crate::send_buffer::{SendBuffer, SendBufferAccounting, SendBufferSize};
 use crate::{ScenarioError, from_str};
+
+/// `stack = "linux"`'s send buffer: auto-tuned up to `tcp_wmem[2]` = 4 MiB from
+/// `tcp_wmem[1]` = 16 KiB, counted in `truesize`.
+const LINUX_SEND_BUFFER: Option<SendBuffer> = Some(SendBuffer {
+    size: SendBufferSize::Auto {
+        initial: 16_384,
+        max: 4_194_304,
+    },
+    accounting: SendBufferAccounting::Truesize,
+});
 
 fn group(keys: &str) -> Result<FlowGroup, ScenarioError> {
     group_of("cubic", keys)
@@ -39,7 +50,10 @@ fn linux_sets_rack_tlp_undo_quick_ack_auto_tuning_and_200_ms() {
     assert_eq!(g.min_rto.as_nanos(), 200_000_000);
     assert!(g.undo && g.frto);
     assert_eq!(g.rto_estimator, RtoEstimator::Linux, "tcp_rtt_estimator");
-    assert_eq!(g.send_buffer, Some(4 << 20), "tcp_wmem[2] = 4194304");
+    assert_eq!(
+        g.send_buffer, LINUX_SEND_BUFFER,
+        "tcp_sndbuf_expand, truesize"
+    );
     assert_eq!(g.lost_retransmission, LostRetransmission::Continue);
     assert_eq!(
         g.reduce_from,
@@ -94,7 +108,24 @@ fn a_key_the_table_gives_wins_over_the_stack() {
     let g = group("stack = \"linux\"\nsend_buffer = \"unlimited\"").unwrap();
     assert_eq!(g.send_buffer, None);
     let g = group("send_buffer = \"64KB\"").unwrap();
-    assert_eq!(g.send_buffer, Some(64_000));
+    assert_eq!(
+        g.send_buffer,
+        Some(SendBuffer {
+            size: SendBufferSize::Fixed(64_000),
+            accounting: SendBufferAccounting::Payload,
+        })
+    );
+    // The buffer before auto-tuning and truesize accounting: a fixed 4 MiB of payload.
+    let g =
+        group("stack = \"linux\"\nsend_buffer = \"4MiB\"\nsend_buffer_accounting = \"payload\"")
+            .unwrap();
+    assert_eq!(
+        g.send_buffer,
+        Some(SendBuffer {
+            size: SendBufferSize::Fixed(4 << 20),
+            accounting: SendBufferAccounting::Payload,
+        })
+    );
     let g = group("stack = \"linux\"\nlost_retransmission = \"reduce\"").unwrap();
     assert_eq!(g.lost_retransmission, LostRetransmission::Reduce);
     let g = group("stack = \"rfc\"\nrto_estimator = \"linux\"").unwrap();
@@ -233,5 +264,8 @@ fn both_stacks_keep_tcp_small_queues_and_a_table_may_turn_them_off() {
     }
     let g = group("stack = \"linux\"\nsmall_queues = false").unwrap();
     assert!(!g.small_queues);
-    assert_eq!(g.send_buffer, Some(4 << 20), "the rest of the stack stands");
+    assert_eq!(
+        g.send_buffer, LINUX_SEND_BUFFER,
+        "the rest of the stack stands"
+    );
 }

@@ -135,9 +135,10 @@ struct Group {
     mss: u64,
     initial_window: u64,
     receive_window: Option<u64>,
-    /// `send_buffer` in bytes (any size from one segment: the sender rounds it to whole
-    /// segments).
-    send_buffer: Option<u64>,
+    /// `send_buffer`: its size in bytes (any size from one segment: the sender rounds it to
+    /// whole segments), whether it is `"auto"` (then the size is `tcp_wmem[2]`), and whether
+    /// it counts `truesize`.
+    send_buffer: Option<(u64, bool, bool)>,
     /// Data segments dropped once at the bottleneck (`drop`).
     drop: Vec<u64>,
     /// `handshake`, `drop_syn` (with it), `quick_ack`, and `receive_window = "auto"` (when
@@ -195,7 +196,10 @@ fn group(duration_ms: u64) -> impl Strategy<Value = Group> {
             prop_oneof![Just("rfc6298"), Just("linux")],
             // At least the largest MSS drawn (1448): the parser refuses a buffer below a
             // segment.
-            prop_oneof![3 => Just(None), 1 => (1448u64..200_000).prop_map(Some)],
+            prop_oneof![
+                3 => Just(None),
+                1 => (1448u64..200_000, any::<bool>(), any::<bool>()).prop_map(Some)
+            ],
         ),
     )
         .prop_map(
@@ -966,8 +970,19 @@ impl Spec {
                 None if auto_window => toml.push_str("receive_window = \"auto\"\n"),
                 None => {}
             }
-            if let Some(bytes) = g.send_buffer {
-                toml.push_str(&format!("send_buffer = \"{bytes}B\"\n"));
+            match g.send_buffer {
+                Some((bytes, true, _)) => toml.push_str(&format!(
+                    "send_buffer = \"auto\"\ntcp_wmem = [{}, {}, {bytes}]\n",
+                    bytes.min(4096),
+                    bytes.min(16_384)
+                )),
+                Some((bytes, false, _)) => {
+                    toml.push_str(&format!("send_buffer = \"{bytes}B\"\n"));
+                }
+                None => {}
+            }
+            if let Some((_, _, true)) = g.send_buffer {
+                toml.push_str("send_buffer_accounting = \"truesize\"\n");
             }
             if handshake {
                 toml.push_str(&format!("handshake = true\ndrop_syn = {drop_syn}\n"));

@@ -377,6 +377,12 @@ impl CongestionControl for Bbr {
         true
     }
 
+    /// `bbr_sndbuf_expand` (tcp_bbr.c): three windows, as BBR may grow its window as in slow
+    /// start even during a recovery.
+    fn sndbuf_expand(&self) -> u64 {
+        3
+    }
+
     /// BBR v1 does not react to ECN (neither the draft nor Linux's tcp_bbr.c do): claiming
     /// the signal keeps the sender from applying RFC 3168's reduction on its behalf.
     fn responds_to_ecn(&self) -> bool {

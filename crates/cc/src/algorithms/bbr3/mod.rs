@@ -598,6 +598,12 @@ impl CongestionControl for Bbr3 {
         true
     }
 
+    /// `bbr_sndbuf_expand` (the BBRv3 tcp_bbr.c): three windows, as BBR may grow its window as in slow
+    /// start even during a recovery.
+    fn sndbuf_expand(&self) -> u64 {
+        3
+    }
+
     /// BBR v3 takes CE marks as a model input (Linux tcp_bbr.c; ignored where not eligible,
     /// as Linux's BBR ignores classic ECN), so the sender must not apply RFC 3168's halving.
     fn responds_to_ecn(&self) -> bool {

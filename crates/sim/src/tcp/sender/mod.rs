@@ -86,8 +86,9 @@ pub struct SenderConfig {
     /// When PRR's slow-start reduction bound adds its extra segment (`recovery.rs`).
     pub prr_bound: PrrBound,
     pub receive_window: Option<u64>,
-    /// The socket's send buffer in payload bytes (`send_buffer.rs`); `None`: unlimited.
-    pub send_buffer: Option<u64>,
+    /// The socket's send buffer (`send_buffer.rs`): fixed or auto-tuned, counted in payload
+    /// or in Linux's `truesize`; `None`: unlimited.
+    pub send_buffer: Option<cclab_scenario::SendBuffer>,
     pub min_rto: SimDuration,
     /// RFC 6298's RTO or Linux's (`tcp/rtt.rs`).
     pub rto_estimator: RtoEstimator,
@@ -185,6 +186,9 @@ pub struct Sender {
     /// The end of the data the sender may send: the application's end, or less while the
     /// send buffer holds less (`send_buffer.rs`).
     data_end: u64,
+    /// The send buffer's size now (Linux `sk_sndbuf`), in the units it counts: the fixed
+    /// size, or the auto-tuned one (`send_buffer.rs`); 0 without a buffer.
+    sndbuf: u64,
     /// The end of what the application has written: its size, or an on/off application's
     /// writes so far.
     app_end: u64,
@@ -255,6 +259,7 @@ impl Sender {
             }),
             undo: None,
             data_end: app_end,
+            sndbuf: 0,
             app_end,
             mode: "",
             last_send: SimTime::ZERO,
@@ -270,7 +275,9 @@ impl Sender {
             config,
             cc,
         };
-        // The writer fills the send buffer before the first segment leaves.
+        // The buffer is sized when the connection is established (`tcp_init_buffer_space`),
+        // and the writer fills it before the first segment leaves.
+        sender.sndbuf = sender.initial_sndbuf();
         sender.data_end = sender.buffered_data_end(0);
         sender
     }
