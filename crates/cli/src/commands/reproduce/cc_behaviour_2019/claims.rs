@@ -60,44 +60,6 @@ pub fn fastest_first(times: &[(String, Option<f64>)]) -> Vec<(String, Option<f64
     sorted
 }
 
-/// Convergence to an equal split of what two flows actually get: the time from `start` until
-/// the joiner's throughput, averaged over `window` bins, entered and stayed within
-/// ±`tolerance` of the pair's mean (averaged over the same bins) until the last bin. It is
-/// docs/metrics.md's convergence time with the fair share f replaced by the pair's mean
-/// throughput, for links (Wi-Fi) whose nominal rate the flows cannot reach, where the
-/// summary's share of the nominal rate is never met. `bins` are (bin end, joiner's
-/// throughput, other's throughput) from the joiner's first whole bin on, in time order, of
-/// width `width`. `None` when the last averaged point is outside, or no window fits.
-pub fn equal_split_convergence(
-    bins: &[(f64, f64, f64)],
-    start: f64,
-    width: f64,
-    window: usize,
-    tolerance: f64,
-) -> Option<f64> {
-    if window == 0 || bins.len() < window {
-        return None;
-    }
-    // For each window ending at bin i (i ≥ window − 1): is the joiner inside?
-    let inside: Vec<bool> = (window - 1..bins.len())
-        .map(|i| {
-            let span = &bins[i + 1 - window..=i];
-            let joiner: f64 = span.iter().map(|b| b.1).sum();
-            let other: f64 = span.iter().map(|b| b.2).sum();
-            let mean = (joiner + other) / 2.0;
-            mean > 0.0 && (joiner / mean - 1.0).abs() <= tolerance
-        })
-        .collect();
-    if !inside.last().copied().unwrap_or(false) {
-        return None;
-    }
-    let first = inside.iter().rposition(|i| !i).map_or(0, |p| p + 1);
-    // Window `first` ends at bin first + window − 1 and starts one bin width before bin
-    // `first`'s end.
-    let window_start = bins[first].0 - width;
-    Some((window_start - start).max(0.0))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -151,34 +113,5 @@ mod tests {
         ];
         let order: Vec<String> = fastest_first(&t).into_iter().map(|(n, _)| n).collect();
         assert_eq!(order, ["cubic", "bbr", "reno"]);
-    }
-
-    #[test]
-    fn equal_split_convergence_starts_at_the_first_window_of_the_final_inside_run() {
-        // 0.1 s bins from a joiner started at 10.0 s; window 2 bins, ±20 %. The joiner sends
-        // 1 against 9 for three bins, then 5 against 5. Window ending at bin 3 (10.3..10.4)
-        // averages (1 + 5)/2 = 3 against (9 + 5)/2 = 7: mean 5, 3/5 − 1 = −0.4, outside. The
-        // window ending at bin 4 holds bins 3 and 4 (both 5 : 5): inside, and so are the
-        // later ones; it starts at bin 3's start, 10.3 s: 0.3 s after the join.
-        let bins: Vec<(f64, f64, f64)> = (0..8)
-            .map(|k| {
-                let end = 10.0 + 0.1 * (k + 1) as f64;
-                if k < 3 {
-                    (end, 1.0, 9.0)
-                } else {
-                    (end, 5.0, 5.0)
-                }
-            })
-            .collect();
-        let t = equal_split_convergence(&bins, 10.0, 0.1, 2, 0.2).unwrap();
-        assert!((t - 0.3).abs() < 1e-9, "{t}");
-        // Ending outside: never settled.
-        let mut late = bins.clone();
-        late.push((10.9, 1.0, 9.0));
-        assert!(equal_split_convergence(&late, 10.0, 0.1, 2, 0.2).is_none());
-        // Inside from the first window: 0.
-        let even = vec![(10.1, 4.0, 4.5), (10.2, 4.0, 4.5)];
-        assert_eq!(equal_split_convergence(&even, 10.0, 0.1, 2, 0.2), Some(0.0));
-        assert!(equal_split_convergence(&even[..1], 10.0, 0.1, 2, 0.2).is_none());
     }
 }

@@ -198,6 +198,122 @@ pub fn paired_throughput(
     Ok(bins)
 }
 
+/// One row of a kept run's `events.csv` (docs/outputs.md): when, which flow, the event, and
+/// for `mode` rows the old and new mode labels.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Event {
+    pub time: f64,
+    pub flow: u64,
+    pub event: String,
+    pub from: String,
+    pub to: String,
+}
+
+/// The rows of a kept run's `events.csv`, in time order.
+pub fn read_events(run: &std::path::Path) -> anyhow::Result<Vec<Event>> {
+    let path = run.join("events.csv");
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
+    let mut events = Vec::new();
+    for line in text.lines().skip(1) {
+        let fields: Vec<&str> = line.split(',').collect();
+        let [time, flow, event, from, to, ..] = fields[..] else {
+            anyhow::bail!("{}: a row without five fields: {line}", path.display());
+        };
+        events.push(Event {
+            time: time
+                .parse()
+                .map_err(|_| anyhow::anyhow!("{}: not a time: {time}", path.display()))?,
+            flow: flow
+                .parse()
+                .map_err(|_| anyhow::anyhow!("{}: not a flow id: {flow}", path.display()))?,
+            event: event.to_string(),
+            from: from.to_string(),
+            to: to.to_string(),
+        });
+    }
+    Ok(events)
+}
+
+/// The ProbeRTT episodes of BBR flows among `events` (a `mode` row each time a controller's
+/// mode label changes): (flow, entered, left), in order of entry; an episode still running
+/// at the end leaves at `end`.
+pub fn probe_rtt_episodes(events: &[Event], end: f64) -> Vec<(u64, f64, f64)> {
+    let mut open: BTreeMap<u64, f64> = BTreeMap::new();
+    let mut episodes = Vec::new();
+    for e in events.iter().filter(|e| e.event == "mode") {
+        if e.from == "probe_rtt"
+            && let Some(entered) = open.remove(&e.flow)
+        {
+            episodes.push((e.flow, entered, e.time));
+        }
+        if e.to == "probe_rtt" {
+            open.insert(e.flow, e.time);
+        }
+    }
+    episodes.extend(open.into_iter().map(|(flow, entered)| (flow, entered, end)));
+    episodes.sort_by(|a, b| a.1.total_cmp(&b.1));
+    episodes
+}
+
+/// Each flow's pacing rate over time in a kept run's `timeseries.csv` (docs/outputs.md):
+/// (sample time, bit/s) per flow, in time order; unpaced samples (empty) are left out.
+pub fn pacing_rates(run: &std::path::Path) -> anyhow::Result<BTreeMap<u64, Vec<(f64, f64)>>> {
+    let path = run.join("timeseries.csv");
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap_or("").split(',').collect();
+    let index = |name: &str| {
+        header
+            .iter()
+            .position(|h| *h == name)
+            .ok_or_else(|| anyhow::anyhow!("{}: no column {name}", path.display()))
+    };
+    let (time, flow, pacing) = (index("time_s")?, index("flow")?, index("pacing_rate_bps")?);
+    let mut out: BTreeMap<u64, Vec<(f64, f64)>> = BTreeMap::new();
+    for line in lines {
+        let fields: Vec<&str> = line.split(',').collect();
+        let field = |i: usize| {
+            fields
+                .get(i)
+                .copied()
+                .ok_or_else(|| anyhow::anyhow!("{}: a short row: {line}", path.display()))
+        };
+        let rate = field(pacing)?;
+        if rate.is_empty() {
+            continue;
+        }
+        let parse = |s: &str| -> anyhow::Result<f64> {
+            s.parse()
+                .map_err(|_| anyhow::anyhow!("{}: not a number: {s}", path.display()))
+        };
+        let id: u64 = field(flow)?
+            .parse()
+            .map_err(|_| anyhow::anyhow!("{}: not a flow id: {line}", path.display()))?;
+        out.entry(id)
+            .or_default()
+            .push((parse(field(time)?)?, parse(rate)?));
+    }
+    Ok(out)
+}
+
+/// The last sample at or before `time` of a series in time order.
+pub fn value_at(series: &[(f64, f64)], time: f64) -> Option<f64> {
+    let after = series.partition_point(|(t, _)| *t <= time);
+    after.checked_sub(1).map(|i| series[i].1)
+}
+
+/// The times at which any flow began a loss recovery: a fast recovery (`recovery_start`) or a
+/// retransmission timeout (`timeout`).
+pub fn loss_episodes(events: &[Event]) -> Vec<f64> {
+    events
+        .iter()
+        .filter(|e| e.event == "recovery_start" || e.event == "timeout")
+        .map(|e| e.time)
+        .collect()
+}
+
 /// A column as a number.
 pub fn column(name: &'static str) -> impl Fn(&Row) -> Option<f64> {
     move |row| metric(row, name)
@@ -227,6 +343,60 @@ mod tests {
             Some(Path::Wifi5)
         );
         assert_eq!(Path::of_bottleneck("{delay = 10ms, rate = 100Mbps}"), None);
+    }
+
+    /// A run folder holding one file, for the readers' tests (the caller removes it).
+    fn scratch_run(name: &str, file: &str, text: &str) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("cclab-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join(file), text).unwrap();
+        dir
+    }
+
+    #[test]
+    fn events_give_probe_rtt_episodes_and_loss_episodes() {
+        // Flow 0 in ProbeRTT from 10.0 to 10.2 s; flow 1 from 20.3 s to the end (60 s); a
+        // fast recovery at 10.1 s and a timeout at 30 s are the loss episodes.
+        let dir = scratch_run(
+            "events",
+            "events.csv",
+            "time_s,flow,event,from,to,detail,cwnd_bytes,ssthresh_bytes\n\
+             0,0,mode,,startup,start,14480,\n\
+             10.0,0,mode,probe_bw,probe_rtt,ack,5792,\n\
+             10.1,0,recovery_start,,,rack,5792,\n\
+             10.2,0,mode,probe_rtt,probe_bw,ack,400000,\n\
+             20.3,1,mode,probe_bw,probe_rtt,ack,5792,\n\
+             30,1,timeout,,,,2896,\n",
+        );
+        let events = read_events(&dir).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(events.len(), 6);
+        assert_eq!(
+            probe_rtt_episodes(&events, 60.0),
+            [(0, 10.0, 10.2), (1, 20.3, 60.0)]
+        );
+        assert_eq!(loss_episodes(&events), [10.1, 30.0]);
+    }
+
+    #[test]
+    fn pacing_rates_skip_unpaced_samples_and_are_read_at_the_last_sample() {
+        let dir = scratch_run(
+            "pacing",
+            "timeseries.csv",
+            "time_s,flow,cwnd_bytes,ssthresh_bytes,srtt_ms,inflight_bytes,bytes_acked,delivered_bytes,retransmissions,rtt_ms,pacing_rate_bps,mode,bytes_sent\n\
+             0.01,0,14480,,1,0,0,0,0,1,,slow_start,0\n\
+             0.01,1,14480,,1,0,0,0,0,1,5000000,startup,0\n\
+             0.02,1,14480,,1,0,0,0,0,1,7000000,startup,0\n",
+        );
+        let rates = pacing_rates(&dir).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert!(!rates.contains_key(&0));
+        let flow1 = &rates[&1];
+        assert_eq!(flow1, &[(0.01, 5e6), (0.02, 7e6)]);
+        // At 0.015 s the last sample is 0.01 s's; before the first there is none.
+        assert_eq!(value_at(flow1, 0.015), Some(5e6));
+        assert_eq!(value_at(flow1, 0.02), Some(7e6));
+        assert_eq!(value_at(flow1, 0.005), None);
     }
 
     #[test]

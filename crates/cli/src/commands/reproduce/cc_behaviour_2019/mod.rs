@@ -9,6 +9,8 @@
 //! file beside this one; `--quick` rewrites its durations and grids by text.
 
 mod claims;
+mod convergence;
+mod convergence_causes;
 mod data;
 mod setup;
 mod simulator;
@@ -47,7 +49,7 @@ fn module_list(modules: &[&str]) -> String {
 }
 
 /// The study files, by name.
-const STUDIES: [(&str, &str); 13] = [
+const STUDIES: [(&str, &str); 15] = [
     ("single-wired", include_str!("single-wired.toml")),
     ("single-wifi", include_str!("single-wifi.toml")),
     (
@@ -62,6 +64,14 @@ const STUDIES: [(&str, &str); 13] = [
     ("friendliness-wifi", include_str!("friendliness-wifi.toml")),
     ("convergence-wired", include_str!("convergence-wired.toml")),
     ("convergence-wifi", include_str!("convergence-wifi.toml")),
+    (
+        "convergence-replicates",
+        include_str!("convergence-replicates.toml"),
+    ),
+    (
+        "convergence-lan-buffer",
+        include_str!("convergence-lan-buffer.toml"),
+    ),
     ("cost", include_str!("cost.toml")),
     ("cost-buffer", include_str!("cost-buffer.toml")),
     ("reverse", include_str!("reverse.toml")),
@@ -70,13 +80,13 @@ const STUDIES: [(&str, &str); 13] = [
 ];
 
 /// The text replacements of `--quick`: shorter runs (4 s, the joiner of the convergence
-/// studies at 2 s), one replicate, five modules and thinner grids; every figure keeps at
+/// studies at 2 s), one replicate (two in convergence-replicates and -lan-buffer), five modules and thinner grids; every figure keeps at
 /// least two points per line. Each `from` occurs in the files it is meant for (a unit test
 /// checks that every study changes).
 fn quick_text(text: &str) -> String {
     let full = module_list(&MODULES);
     let quick = module_list(&QUICK_MODULES);
-    let pairs: [(&str, &str); 13] = [
+    let pairs: [(&str, &str); 14] = [
         ("duration = \"30s\"", "duration = \"4s\""),
         ("duration = \"60s\"", "duration = \"6s\""),
         ("start = \"10s\"", "start = \"2s\""),
@@ -84,6 +94,8 @@ fn quick_text(text: &str) -> String {
         ("steady_from = \"5s\"", "steady_from = \"1s\""),
         ("seeds = 2", "seeds = 1"),
         ("seeds = 3", "seeds = 1"),
+        // Two replicates keep a spread (a median and quartiles) in the cause study.
+        ("seeds = 8", "seeds = 2"),
         (&full, &quick),
         (
             "\"topology.bottleneck.delay\" = [\"5ms\", \"25ms\", \"50ms\", \"100ms\"]",

@@ -8,9 +8,9 @@ use cclab_analysis::plot::sweep::{SweepChart, SweepSeries, XAxis};
 
 use super::super::{Comparison, Report, Studies, Verdict, metric, param};
 use super::MODULES;
-use super::claims::{
-    equal_split_convergence, excess_over_mean_of_others, fastest_first, gap_below_lowest_other,
-};
+use super::claims::{excess_over_mean_of_others, fastest_first, gap_below_lowest_other};
+use super::convergence::{Band, Rule, convergence_time};
+use super::convergence_causes;
 use super::data::{
     Path, Sample, Stat, by_path_cc, column, paired_throughput, testbed, testbed_part,
 };
@@ -36,6 +36,22 @@ fn module_chart(
     modules: &[String],
     scale: f64,
 ) -> SweepChart {
+    module_chart_of(title, y_label, paths, modules, |p, m| {
+        grid.get(&(p, m.to_string())).map(|s| {
+            let (a, b, c) = s.point();
+            (a * scale, b * scale, c * scale)
+        })
+    })
+}
+
+/// One chart: modules on x, one line per path, each point (centre, low, high) from `point`.
+pub fn module_chart_of(
+    title: &str,
+    y_label: &str,
+    paths: &[Path],
+    modules: &[String],
+    point: impl Fn(Path, &str) -> Option<(f64, f64, f64)>,
+) -> SweepChart {
     SweepChart {
         title: title.to_string(),
         x_label: "module".to_string(),
@@ -45,15 +61,7 @@ fn module_chart(
             .iter()
             .map(|p| SweepSeries {
                 label: p.label().to_string(),
-                points: modules
-                    .iter()
-                    .map(|m| {
-                        grid.get(&(*p, m.clone())).map(|s| {
-                            let (a, b, c) = s.point();
-                            (a * scale, b * scale, c * scale)
-                        })
-                    })
-                    .collect(),
+                points: modules.iter().map(|m| point(*p, m)).collect(),
             })
             .collect(),
     }
@@ -549,9 +557,9 @@ fn convergence_times(
         .collect()
 }
 
-/// One run's convergence to an equal split (claims::equal_split_convergence) from its kept
-/// `rates.csv`, with the run's own rate bin and convergence window and ±20 %, as the
-/// summary's convergence time uses.
+/// One run's convergence to an equal split (the report's definition, convergence.rs) from
+/// its kept `rates.csv`, with the run's own rate bin and convergence window and ±20 %, as
+/// the summary's convergence time uses.
 fn equal_split_time(data: &Studies, s: &Sample) -> anyhow::Result<Option<f64>> {
     let start = metric(&s.row, "flows.1.start_s")
         .ok_or_else(|| anyhow::anyhow!("{}: no flows.1.start_s", s.study))?;
@@ -561,8 +569,13 @@ fn equal_split_time(data: &Studies, s: &Sample) -> anyhow::Result<Option<f64>> {
         .ok_or_else(|| anyhow::anyhow!("{}: no window.convergence_window_s", s.study))?;
     let bins = paired_throughput(&data.run_dir(&s.study, &s.row), 1, 0)?;
     let per_window = (window / width).round().max(1.0) as usize;
-    Ok(equal_split_convergence(
-        &bins, start, width, per_window, 0.2,
+    Ok(convergence_time(
+        &bins,
+        start,
+        width,
+        per_window,
+        Band::EqualSplit { tolerance: 0.2 },
+        Rule::UntilEnd,
     ))
 }
 
@@ -649,6 +662,7 @@ fn convergence(data: &Studies, report: &mut Report) -> anyhow::Result<()> {
         ],
         rows,
     );
+    let findings = convergence_causes::write(data, report)?;
 
     // BBR fastest on every path.
     let mut ranks = Vec::new();
@@ -702,7 +716,10 @@ fn convergence(data: &Studies, report: &mut Report) -> anyhow::Result<()> {
         } else if within_window {
             "within 1 s (the averaging window, the measurement's resolution) of the fastest everywhere".into()
         } else {
-            "see the convergence table: on some path another module settles more than 1 s sooner, or BBR does not settle within ±20 %".into()
+            format!(
+                "on some path another module settles more than 1 s sooner, or BBR does not settle within ±20 %; {}",
+                findings.bbr
+            )
         },
     });
 
@@ -719,6 +736,11 @@ fn convergence(data: &Studies, report: &mut Report) -> anyhow::Result<()> {
             (None, Some(_)) => true,
             _ => false,
         };
+        let cause = if m == "westwood" {
+            &findings.westwood
+        } else {
+            &findings.veno
+        };
         report.compare(Comparison {
             claim: format!(
                 "{} converges faster on 5 GHz than on 2.4 GHz",
@@ -728,11 +750,11 @@ fn convergence(data: &Studies, report: &mut Report) -> anyhow::Result<()> {
             ours: format!("5 GHz {}, 2.4 GHz {}", text(t5), text(t24)),
             verdict: if faster { Verdict::Agrees } else { Verdict::Disagrees },
             reason: match (faster, t24, t5) {
-                (true, None, _) => "it settled on 5 GHz but not on 2.4 GHz (a replicate never settled there)".into(),
-                (true, Some(_), _) => String::new(),
-                (false, None, None) => "on both bands a replicate never settled within ±20 % of an equal split before the run ended".into(),
-                (false, _, None) => "a replicate on 5 GHz never settled within ±20 % of an equal split before the run ended".into(),
-                (false, _, Some(_)) => "it settled sooner on 2.4 GHz".into(),
+                (true, None, _) => format!("it settled on 5 GHz but not on 2.4 GHz (a replicate never settled there); {cause}"),
+                (true, Some(_), _) => format!("as the paper found; {cause}"),
+                (false, None, None) => format!("on both bands a replicate never settled within ±20 % of an equal split before the run ended; {cause}"),
+                (false, _, None) => format!("a replicate on 5 GHz never settled within ±20 % of an equal split before the run ended; {cause}"),
+                (false, _, Some(_)) => format!("it settled sooner on 2.4 GHz; {cause}"),
             },
         });
     }
