@@ -10,6 +10,7 @@
 pub mod capture;
 mod endpoints;
 pub mod event;
+mod flow_starts;
 mod folding;
 pub mod histogram;
 mod link_pool;

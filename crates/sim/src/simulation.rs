@@ -8,6 +8,7 @@ use cclab_scenario::{FlowKind, Scenario};
 use crate::capture::{CapturePoint, Captured, Captures};
 use crate::endpoints::{Closed, Endpoints};
 use crate::event::{Event, EventQueue, TimerAction};
+use crate::flow_starts::FlowStarts;
 use crate::link_pool::LinkPool;
 use crate::net::link::{Admission, Link, LinkStats};
 use crate::net::network::{LinkRole, Network, Path, Routes, drop_location};
@@ -197,6 +198,8 @@ pub struct Simulation {
     pub(crate) flow_groups: Vec<cclab_scenario::FlowGroup>,
     /// The plain flows' own access links, made when each starts (`link_pool.rs`).
     pub(crate) link_pool: LinkPool,
+    /// The flows' starts still to schedule, one at a time (`flow_starts.rs`).
+    pub(crate) flow_starts: FlowStarts,
     /// Pool them when the run starts (tests compare runs without).
     pub(crate) pool_links: bool,
     /// Fold a plain flow's endpoints as soon as its sender goes idle done, not only at the
@@ -390,9 +393,11 @@ impl Simulation {
             }
         }
         let mut queue = EventQueue::default();
-        for (id, flow) in flows.iter().enumerate() {
-            queue.schedule(flow.start, Event::FlowStart(id as u32));
-        }
+        let flow_starts = FlowStarts::new(
+            flows.len() as u32,
+            |id| flows[id as usize].start,
+            &mut queue,
+        );
         let workloads = Workloads::new(scenario, &links, flows.len() as u32, &mut queue);
         let interval = scenario.output.interval;
         queue.schedule(SimTime::ZERO + interval, Event::Sample);
@@ -430,6 +435,7 @@ impl Simulation {
             flow_groups: scenario.flows.clone(),
             data_drops_after_window_start: Vec::new(),
             link_pool: LinkPool::default(),
+            flow_starts,
             pool_links: true,
             close_when_idle: true,
         };
@@ -640,6 +646,9 @@ impl Simulation {
     #[cold]
     #[inline(never)]
     fn on_flow_start(&mut self, id: u32) {
+        let flows = &self.flows;
+        let start = |id: u32| flows[id as usize].start;
+        self.flow_starts.started(id, start, &mut self.queue);
         let flow = &mut self.flows[id as usize];
         flow.started = true;
         if flow.udp.is_some() {
