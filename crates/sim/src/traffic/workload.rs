@@ -318,13 +318,18 @@ impl Simulation {
         flow.data_drops = 0;
         flow.ack_drops = 0;
         flow.arrived = 0;
-        flow.incarnation = Some(Incarnation {
+        let incarnation = Incarnation {
             workload: index,
             arrival,
             slot,
             finished: false,
             released: false,
-        });
+        };
+        // The slot's box, reused from one connection to the next.
+        match flow.incarnation.as_deref_mut() {
+            Some(current) => *current = incarnation,
+            None => flow.incarnation = Some(Box::new(incarnation)),
+        }
         flow.handshake = crate::simulation::handshake_of(&w.config, now);
         if flow.handshake.is_some() {
             self.open_connection(id);
@@ -363,12 +368,11 @@ impl Simulation {
             group: w.group,
             start: self.now,
             size: Some(1),
-            mss: w.config.mss,
             started: false,
             endpoints: crate::endpoints::Endpoints::running(sender, receiver),
             routes,
             drop_link: sender_up,
-            drop: Vec::new(),
+            drop: None,
             data_drops: 0,
             ack_drops: 0,
             arrived: 0,
@@ -478,7 +482,7 @@ impl Simulation {
     #[inline(never)]
     pub(crate) fn on_workload_packet_gone(&mut self, id: u32) {
         let flow = &self.flows[id as usize];
-        let mid_transfer = flow.incarnation.is_some_and(|i| !i.finished);
+        let mid_transfer = flow.incarnation.as_ref().is_some_and(|i| !i.finished);
         if mid_transfer && flow.completed_at().is_none() {
             return;
         }
@@ -552,7 +556,7 @@ impl Simulation {
                 let partial: u64 = self.flows[first_slot..]
                     .iter()
                     .filter_map(|f| {
-                        let inc = f.incarnation?;
+                        let inc = f.incarnation.as_deref()?;
                         (inc.workload as usize == index && !inc.finished)
                             .then(|| f.endpoints.get_ref().receiver.delivered())
                     })
