@@ -16,7 +16,8 @@ use crate::net::qdisc::DropReason;
 use crate::net::wifi::Medium;
 use crate::packet::{Packet, PacketKind};
 use crate::result::{
-    CountersAtWindowStart, DataRoutes, FlowCounters, FlowResult, LinkResult, RunResult,
+    CountersAtWindowStart, DataRoutes, FlowCounters, FlowResult, HandshakeResult, LinkResult,
+    RunResult,
 };
 use crate::rng::Rng;
 use crate::tcp::handshake::Handshake;
@@ -324,9 +325,13 @@ fn flow_result(id: u32, mut flow: Flow, names: &mut Names) -> FlowResult {
         mean_rtt,
         min_rtt,
         completed_at,
-        handshake: flow.handshake.as_ref().and_then(|h| h.handshake_time()),
-        syn_drops: flow.handshake.as_ref().map_or(0, |h| h.syn_drops),
-        syn_ack_drops: flow.handshake.as_ref().map_or(0, |h| h.syn_ack_drops),
+        handshake: flow.handshake.as_ref().map(|h| {
+            Box::new(HandshakeResult {
+                time: h.handshake_time(),
+                syn_drops: h.syn_drops,
+                syn_ack_drops: h.syn_ack_drops,
+            })
+        }),
         drops: flow.data_drops,
         ack_drops: flow.ack_drops,
         rtt,
@@ -1457,7 +1462,7 @@ impl Simulation {
         // being copied (a copy per flow is what 100 000 flows cannot afford). From the last
         // to the first, the flows' vector shrunk as it goes (a large vector is a mapping of
         // its own, whose freed tail the shrink unmaps), so that the results (512 B a flow)
-        // and the flows (184 B) do not exist whole side by side: that moment was the
+        // and the flows (144 B) do not exist whole side by side: that moment was the
         // process's peak (docs/performance.md, "Memory per idle flow").
         let mut flows = std::mem::take(&mut self.flows);
         let mut results = Vec::with_capacity(flows.len());
