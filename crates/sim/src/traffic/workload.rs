@@ -80,6 +80,8 @@ pub(crate) struct Incarnation {
     /// Index into the simulation's workloads.
     pub(crate) workload: u32,
     pub(crate) arrival: u64,
+    /// The bytes it transfers.
+    pub(crate) size: u64,
     /// Index of its slot among the workload's.
     pub(crate) slot: u32,
     /// The receiver has every byte and the flow is recorded.
@@ -314,13 +316,13 @@ impl Simulation {
         // are ignored.
         flow.endpoints = crate::endpoints::Endpoints::running(sender, receiver);
         flow.start = now;
-        flow.size = Some(size);
         flow.data_drops = 0;
         flow.ack_drops = 0;
         flow.arrived = 0;
         let incarnation = Incarnation {
             workload: index,
             arrival,
+            size,
             slot,
             finished: false,
             released: false,
@@ -367,7 +369,6 @@ impl Simulation {
         self.flows.push(Flow {
             group: w.group,
             start: self.now,
-            size: Some(1),
             started: false,
             endpoints: crate::endpoints::Endpoints::running(sender, receiver),
             routes,
@@ -512,7 +513,7 @@ impl Simulation {
             && let Some(done) = completed_at
         {
             incarnation.finished = true;
-            let size = flow.size.unwrap_or(0);
+            let size = incarnation.size;
             let finished = FinishedFlow {
                 group: w.group,
                 id: incarnation.arrival,
