@@ -244,35 +244,19 @@ pub struct RunResult {
 mod tests {
     use super::*;
 
-    /// A result with every counter zero.
+    /// The result of a short flow without a handshake.
     fn a_flow_result() -> FlowResult {
-        FlowResult {
-            id: 0,
-            group: 0,
-            cc: "reno",
-            start: SimTime::ZERO,
-            size: None,
-            bytes_acked: 0,
-            delivered_bytes: 0,
-            payload_bytes_sent: 0,
-            wire_bytes_sent: 0,
-            packets_sent: 0,
-            retransmissions: 0,
-            timeouts: 0,
-            fast_recoveries: 0,
-            undos: None,
-            ce_bytes: 0,
-            ecn_reductions: 0,
-            mean_rtt: None,
-            min_rtt: None,
-            completed_at: None,
-            handshake: None,
-            drops: 0,
-            ack_drops: 0,
-            rtt: Histogram::new(),
-            at_window_start: CountersAtWindowStart::default(),
-            udp: None,
-        }
+        let text = r#"
+            duration = "100ms"
+            [topology]
+            bottleneck = { rate = "100Mbps", delay = "4ms" }
+            access = { rate = "1Gbps", delay = "500us" }
+            [[flows]]
+            cc = "reno"
+            size = "10KB"
+        "#;
+        let (mut result, _) = crate::simulation::run_text(text, |_| {});
+        result.flows.remove(0)
     }
 
     #[test]

@@ -1472,7 +1472,7 @@ impl Simulation {
         // being copied (a copy per flow is what 100 000 flows cannot afford). From the last
         // to the first, the flows' vector shrunk as it goes (a large vector is a mapping of
         // its own, whose freed tail the shrink unmaps), so that the results (512 B a flow)
-        // and the flows (144 B) do not exist whole side by side: that moment was the
+        // and the flows (128 B) do not exist whole side by side: that moment was the
         // process's peak (docs/performance.md, "Memory per idle flow").
         let mut flows = std::mem::take(&mut self.flows);
         let mut results = Vec::with_capacity(flows.len());
