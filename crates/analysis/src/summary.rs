@@ -512,8 +512,10 @@ fn flow_summary(
         fct_s: f
             .completed_at
             .map(|t| t.saturating_since(f.start).as_secs_f64()),
-        handshake_s: f.handshake.map(|d| d.as_secs_f64()),
-        handshake_drops: f.handshake.map(|_| f.syn_drops + f.syn_ack_drops),
+        handshake_s: f.handshake_time().map(|d| d.as_secs_f64()),
+        handshake_drops: f
+            .handshake_time()
+            .map(|_| f.syn_drops() + f.syn_ack_drops()),
         steady_from_s: steady.map(|(a, _)| a.as_secs_f64()),
         steady_until_s: steady.map(|(_, b)| b.as_secs_f64()),
         goodput_steady_bps: steady_rate(window.delivered_bytes),
@@ -802,8 +804,6 @@ rate_interval = "1s"
             min_rtt: Some(SimDuration::from_millis(1)),
             completed_at: None,
             handshake: None,
-            syn_drops: 0,
-            syn_ack_drops: 0,
             drops: 0,
             ack_drops: 0,
             rtt,

@@ -96,7 +96,7 @@ impl Endpoints {
     /// Fold running endpoints into their record if they are done: every byte delivered and
     /// acknowledged, and no timer armed. The caller has made sure that none of the flow's
     /// packets is in the network. Returns whether they are closed now.
-    pub(crate) fn close_if_done(&mut self) -> bool {
+    pub(crate) fn close_if_done(&mut self, names: &mut Names) -> bool {
         let Endpoints::Running(running) = self else {
             return matches!(self, Endpoints::Closed(_));
         };
@@ -122,7 +122,7 @@ impl Endpoints {
         let Running {
             sender, receiver, ..
         } = *running;
-        *self = Endpoints::Closed(Box::new(Closed::new(sender, receiver)));
+        *self = Endpoints::Closed(Box::new(Closed::new(sender, receiver, names)));
         true
     }
 }
@@ -158,11 +158,10 @@ pub(crate) fn sample(time: SimTime, flow: u32, sender: &Sender, receiver: &Recei
 /// longer changes) and its totals. Packed, as 100 000 of them wait for the run's end: the
 /// optional values are plain numbers with a bit each saying whether they are there (an
 /// `Option<u64>` takes 16 bytes), and the RTT sum and count of the mean RTT are the RTT
-/// histogram's own (the sender keeps no other). 288 bytes instead of 368.
+/// histogram's own (the sender keeps no other), and the controller's and mode's names are
+/// indexes into the run's [`Names`]. 232 bytes instead of 368.
 #[derive(Debug, PartialEq)]
 pub(crate) struct Closed {
-    pub(crate) cc: &'static str,
-    mode: &'static str,
     pub(crate) bytes_acked: u64,
     pub(crate) delivered_bytes: u64,
     cwnd_bytes: u64,
@@ -190,15 +189,44 @@ const SSTHRESH: usize = 4;
 const PACING_RATE: usize = 5;
 
 /// Six optional numbers in 56 bytes instead of 96: a value counts only where its bit of
-/// `present` is set. The sender's undo flag sits in the bytes after `present`, which would
-/// otherwise be padding: as a field of [`Closed`] it made the record 272 bytes instead of
-/// 264, one malloc size class more (288 bytes with the header instead of 272: 1.6 MB at
-/// 100 000 flows; docs/performance.md, "Memory per idle flow").
+/// `present` is set. The sender's undo flag and the two names' indexes sit in the bytes
+/// after `present`, which would otherwise be padding: as fields of [`Closed`] the flag made
+/// the record 272 bytes instead of 264, and the names (two `&'static str`) 32 bytes more,
+/// each time one malloc size class more (1.6 MB at 100 000 flows for each 16 bytes;
+/// docs/performance.md, "Memory per idle flow").
 #[derive(Debug, Default, PartialEq)]
 struct Optionals {
     values: [u64; 6],
     present: u8,
     undo_enabled: bool,
+    /// The controller's name and its mode's, in the run's [`Names`].
+    cc: u16,
+    mode: u16,
+}
+
+/// The controllers' and modes' names that closed records name, each once: a record keeps
+/// two indexes (in [`Optionals`]' padding) instead of two `&'static str` of 16 bytes. A run
+/// has a few (its groups' controllers and their modes), so a name is found by a scan.
+#[derive(Debug, Default)]
+pub(crate) struct Names(Vec<&'static str>);
+
+impl Names {
+    /// The index of `name`, added if it is new.
+    pub(crate) fn index_of(&mut self, name: &'static str) -> u16 {
+        let index = match self.0.iter().position(|&known| known == name) {
+            Some(index) => index,
+            None => {
+                self.0.push(name);
+                self.0.len() - 1
+            }
+        };
+        u16::try_from(index).expect("a run names fewer than 65 536 controllers and modes")
+    }
+
+    /// The name at `index`, from [`Names::index_of`].
+    pub(crate) fn name(&self, index: u16) -> &'static str {
+        self.0[usize::from(index)]
+    }
 }
 
 impl Optionals {
@@ -219,8 +247,9 @@ impl Optionals {
 }
 
 impl Closed {
-    /// The record of `sender` and `receiver`, which are consumed (the RTT histogram moves).
-    pub(crate) fn new(mut sender: Sender, receiver: Receiver) -> Self {
+    /// The record of `sender` and `receiver`, which are consumed (the RTT histogram moves),
+    /// naming their controller and mode in `names`.
+    pub(crate) fn new(mut sender: Sender, receiver: Receiver, names: &mut Names) -> Self {
         let row = sample(SimTime::ZERO, 0, &sender, &receiver);
         // A done flow's RTTs often fell in one bucket (a one-segment transfer has one
         // sample): kept without a heap block of their own, which would outlive the run
@@ -230,6 +259,8 @@ impl Closed {
         let stats = &sender.stats;
         let mut optional = Optionals {
             undo_enabled: sender.undo_enabled(),
+            cc: names.index_of(sender.cc().name()),
+            mode: names.index_of(row.mode),
             ..Optionals::default()
         };
         optional.set(COMPLETED_AT, receiver.completed_at.map(SimTime::as_nanos));
@@ -239,8 +270,6 @@ impl Closed {
         optional.set(SSTHRESH, row.ssthresh_bytes);
         optional.set(PACING_RATE, row.pacing_rate_bps);
         Closed {
-            cc: sender.cc().name(),
-            mode: row.mode,
             bytes_acked: row.bytes_acked,
             delivered_bytes: row.delivered_bytes,
             cwnd_bytes: row.cwnd_bytes,
@@ -257,6 +286,11 @@ impl Closed {
             optional,
             rtt_histogram,
         }
+    }
+
+    /// Its controller's name, in the run's `names`.
+    pub(crate) fn cc(&self, names: &Names) -> &'static str {
+        names.name(self.optional.cc)
     }
 
     /// Whether the sender could undo a window reduction (its `undos` count then means
@@ -282,8 +316,9 @@ impl Closed {
             .then(|| SimDuration::from_nanos((self.rtt_histogram.sum() / samples as u128) as u64))
     }
 
-    /// Its time-series row at `time`: the one its endpoints gave when they were folded.
-    pub(crate) fn sample(&self, time: SimTime, flow: u32) -> FlowSample {
+    /// Its time-series row at `time`: the one its endpoints gave when they were folded
+    /// (`names`: the run's, where its names are).
+    pub(crate) fn sample(&self, time: SimTime, flow: u32, names: &Names) -> FlowSample {
         FlowSample {
             time,
             flow,
@@ -297,7 +332,7 @@ impl Closed {
             bytes_sent: self.payload_bytes_sent,
             retransmissions: self.retransmissions,
             pacing_rate_bps: self.optional.get(PACING_RATE),
-            mode: self.mode,
+            mode: names.name(self.optional.mode),
             shared: None,
         }
     }
@@ -354,12 +389,31 @@ mod tests {
 
     #[test]
     fn a_closed_record_keeps_no_padding() {
-        // Two names, thirteen counters, the optionals (six values, the `present` bits and
-        // the undo flag, rounded up to whole words) and the RTT histogram.
-        let fields = 2 * std::mem::size_of::<&str>()
-            + 13 * std::mem::size_of::<u64>()
-            + std::mem::size_of::<([u64; 6], u8, bool)>()
+        // Thirteen counters, the optionals (six values, the `present` bits, the undo flag
+        // and the two names' indexes, rounded up to whole words) and the RTT histogram.
+        let fields = 13 * std::mem::size_of::<u64>()
+            + std::mem::size_of::<([u64; 6], u8, bool, u16, u16)>()
             + std::mem::size_of::<Histogram>();
         assert_eq!(std::mem::size_of::<Closed>(), fields);
+        // With malloc's 8-byte header, in the 240-byte class (272 with the names inline).
+        assert!(std::mem::size_of::<Closed>() + 8 <= 240);
+    }
+
+    #[test]
+    fn names_are_kept_once_and_read_back_by_index() {
+        let mut names = Names::default();
+        let cubic = names.index_of("cubic");
+        let slow_start = names.index_of("slow_start");
+        assert_ne!(cubic, slow_start);
+        assert_eq!(names.index_of("cubic"), cubic);
+        // Equal text from elsewhere is the same name.
+        let owned = String::from("slow_start");
+        let leaked: &'static str = Box::leak(owned.into_boxed_str());
+        assert_eq!(names.index_of(leaked), slow_start);
+        assert_eq!(
+            (names.name(cubic), names.name(slow_start)),
+            ("cubic", "slow_start")
+        );
+        assert_eq!(names.0.len(), 2);
     }
 }

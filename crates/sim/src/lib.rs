@@ -10,6 +10,7 @@
 pub mod capture;
 mod endpoints;
 pub mod event;
+mod flow_starts;
 mod folding;
 pub mod histogram;
 mod link_pool;
@@ -28,8 +29,8 @@ pub mod traffic;
 
 pub use histogram::Histogram;
 pub use result::{
-    BucketStats, CountersAtWindowStart, DataRoutes, FlowCounters, FlowResult, LinkResult,
-    RunResult, WorkloadResult,
+    BucketStats, CountersAtWindowStart, DataRoutes, FlowCounters, FlowResult, HandshakeResult,
+    LinkResult, RunResult, WorkloadResult,
 };
 pub use simulation::{SimError, Simulation};
 pub use trace::{

@@ -150,7 +150,7 @@ impl Simulation {
         for (id, flow) in self.flows[..first_slot].iter().enumerate() {
             if !flow.is_plain(self.sharing.as_deref(), id)
                 || flow.watched
-                || !flow.drop.is_empty()
+                || flow.drop.is_some()
                 || !matches!(flow.endpoints, crate::endpoints::Endpoints::Pending)
             {
                 continue;

@@ -6,8 +6,9 @@ use cclab_cc::{SimDuration, SimTime};
 use cclab_scenario::{FlowKind, Scenario};
 
 use crate::capture::{CapturePoint, Captured, Captures};
-use crate::endpoints::{Closed, Endpoints};
+use crate::endpoints::{Closed, Endpoints, Names};
 use crate::event::{Event, EventQueue, TimerAction};
+use crate::flow_starts::FlowStarts;
 use crate::link_pool::LinkPool;
 use crate::net::link::{Admission, Link, LinkStats};
 use crate::net::network::{LinkRole, Network, Path, Routes, drop_location};
@@ -15,7 +16,8 @@ use crate::net::qdisc::DropReason;
 use crate::net::wifi::Medium;
 use crate::packet::{Packet, PacketKind};
 use crate::result::{
-    CountersAtWindowStart, DataRoutes, FlowCounters, FlowResult, LinkResult, RunResult,
+    CountersAtWindowStart, DataRoutes, FlowCounters, FlowResult, HandshakeResult, LinkResult,
+    RunResult,
 };
 use crate::rng::Rng;
 use crate::tcp::handshake::Handshake;
@@ -36,8 +38,6 @@ pub enum SimError {
 pub(crate) struct Flow {
     pub(crate) group: u32,
     pub(crate) start: SimTime,
-    pub(crate) size: Option<u64>,
-    pub(crate) mss: u64,
     pub(crate) started: bool,
     /// Its sender and receiver: made when it starts (for the plain TCP flows; the others
     /// have theirs from the beginning) and folded into a small record when it is done
@@ -47,8 +47,9 @@ pub(crate) struct Flow {
     pub(crate) routes: Routes,
     /// The link where `drop` applies: the first reported link of the data path.
     pub(crate) drop_link: u32,
-    /// Sorted data-segment indexes to drop at `drop_link` (first transmissions).
-    pub(crate) drop: Vec<u64>,
+    /// `drop`: the data segments to drop at `drop_link` (first transmissions). Boxed, with
+    /// the MSS that numbers them: 8 bytes of each of 100 000 flows instead of 32.
+    pub(crate) drop: Option<Box<ForcedDrops>>,
     /// Data segments and ACKs of this flow dropped on any link.
     pub(crate) data_drops: u64,
     pub(crate) ack_drops: u64,
@@ -72,14 +73,50 @@ pub(crate) struct Flow {
     /// that exist from the start, which do not count theirs).
     pub(crate) in_transit: u32,
     /// A workload slot's current connection; `None` for the flows that exist from the start.
-    pub(crate) incarnation: Option<Incarnation>,
+    /// Boxed: 8 bytes of each flow instead of 24, for a few slots.
+    pub(crate) incarnation: Option<Box<Incarnation>>,
     /// `handshake = true`: the connection's SYN exchange and close (`tcp/handshake.rs`).
     pub(crate) handshake: Option<Box<Handshake>>,
     /// Its buffers were given back after it finished (`release_finished_flows`).
     pub(crate) released: bool,
 }
 
+/// A flow's `drop` list: the indexes of the data segments to drop, sorted, and the MSS by
+/// which a segment's sequence number gives its index.
+pub(crate) struct ForcedDrops {
+    pub(crate) mss: u64,
+    pub(crate) segments: Box<[u64]>,
+}
+
+impl ForcedDrops {
+    /// The list of `group`, if it has one.
+    pub(crate) fn of(group: &cclab_scenario::FlowGroup) -> Option<Box<ForcedDrops>> {
+        (!group.drop.is_empty()).then(|| {
+            Box::new(ForcedDrops {
+                mss: group.mss,
+                segments: group.drop.clone().into_boxed_slice(),
+            })
+        })
+    }
+
+    /// Is `packet`, a first transmission of a data segment, on the list?
+    pub(crate) fn has(&self, packet: &Packet) -> bool {
+        self.segments
+            .binary_search(&(packet.seq / self.mss))
+            .is_ok()
+    }
+}
+
 impl Flow {
+    /// The bytes of its transfer (`None`: unlimited): its group's, or a workload slot's
+    /// connection's. Not kept in each flow: 16 bytes of each of 100 000 flows.
+    pub(crate) fn size(&self, groups: &[cclab_scenario::FlowGroup]) -> Option<u64> {
+        match &self.incarnation {
+            Some(incarnation) => Some(incarnation.size),
+            None => groups[self.group as usize].size,
+        }
+    }
+
     /// When the transfer completed: the receiver had every byte, or with a handshake the
     /// sender's FIN was acknowledged (docs/metrics.md).
     pub(crate) fn completed_at(&self) -> Option<SimTime> {
@@ -195,8 +232,16 @@ pub struct Simulation {
     pub(crate) data_drops_after_window_start: Vec<u32>,
     /// The scenario's `[[flows]]` tables, to make a plain flow's endpoints when it starts.
     pub(crate) flow_groups: Vec<cclab_scenario::FlowGroup>,
+    /// The controllers' and modes' names of the done flows' records (`endpoints.rs`).
+    pub(crate) names: Names,
     /// The plain flows' own access links, made when each starts (`link_pool.rs`).
     pub(crate) link_pool: LinkPool,
+    /// The flows' starts still to schedule, one at a time (`flow_starts.rs`).
+    pub(crate) flow_starts: FlowStarts,
+    /// Gives the allocator's free memory back to the system, if the caller gave one: called
+    /// by `finish` once the network is gone, before the results are made
+    /// ([`Simulation::give_back_heap_with`]).
+    pub(crate) give_back_heap: Option<fn()>,
     /// Pool them when the run starts (tests compare runs without).
     pub(crate) pool_links: bool,
     /// Fold a plain flow's endpoints as soon as its sender goes idle done, not only at the
@@ -251,8 +296,9 @@ fn flow_counters(flow: &Flow) -> FlowCounters {
 /// How many flows `finish` turns into results between two shrinks of the flows' vector.
 const SHRINK_EVERY: usize = 2048;
 
-/// The result of flow `id`, consumed: its endpoints were made or folded by `finish`.
-fn flow_result(id: u32, mut flow: Flow) -> FlowResult {
+/// The result of flow `id` of `size` bytes, consumed: its endpoints were made or folded by
+/// `finish`, with their names in `names`.
+fn flow_result(id: u32, mut flow: Flow, size: Option<u64>, names: &mut Names) -> FlowResult {
     let at_window_start = CountersAtWindowStart::from_box(flow.at_window_start.take());
     if let Some(udp) = flow.udp.take() {
         let (group, start, drops) = (flow.group, flow.start, flow.data_drops);
@@ -262,7 +308,7 @@ fn flow_result(id: u32, mut flow: Flow) -> FlowResult {
     let endpoints = std::mem::replace(&mut flow.endpoints, Endpoints::Pending);
     let mut closed = match endpoints {
         Endpoints::Closed(closed) => *closed,
-        Endpoints::Running(running) => Closed::new(running.sender, running.receiver),
+        Endpoints::Running(running) => Closed::new(running.sender, running.receiver, names),
         Endpoints::Pending => unreachable!("`finish` folds pending endpoints first"),
     };
     let (mean_rtt, min_rtt) = (closed.mean_rtt(), closed.min_rtt());
@@ -270,9 +316,9 @@ fn flow_result(id: u32, mut flow: Flow) -> FlowResult {
     FlowResult {
         id,
         group: flow.group,
-        cc: closed.cc,
+        cc: closed.cc(names),
         start: flow.start,
-        size: flow.size,
+        size,
         bytes_acked: closed.bytes_acked,
         delivered_bytes: closed.delivered_bytes,
         payload_bytes_sent: closed.payload_bytes_sent,
@@ -287,9 +333,13 @@ fn flow_result(id: u32, mut flow: Flow) -> FlowResult {
         mean_rtt,
         min_rtt,
         completed_at,
-        handshake: flow.handshake.as_ref().and_then(|h| h.handshake_time()),
-        syn_drops: flow.handshake.as_ref().map_or(0, |h| h.syn_drops),
-        syn_ack_drops: flow.handshake.as_ref().map_or(0, |h| h.syn_ack_drops),
+        handshake: flow.handshake.as_ref().map(|h| {
+            Box::new(HandshakeResult {
+                time: h.handshake_time(),
+                syn_drops: h.syn_drops,
+                syn_ack_drops: h.syn_ack_drops,
+            })
+        }),
         drops: flow.data_drops,
         ack_drops: flow.ack_drops,
         rtt,
@@ -335,13 +385,11 @@ impl Simulation {
                 flows.push(Flow {
                     group: group_index as u32,
                     start,
-                    size: group.size,
-                    mss: group.mss,
                     started: false,
                     endpoints: Endpoints::Pending,
                     routes,
                     drop_link,
-                    drop: group.drop.clone(),
+                    drop: ForcedDrops::of(group),
                     data_drops: 0,
                     ack_drops: 0,
                     arrived: 0,
@@ -390,9 +438,11 @@ impl Simulation {
             }
         }
         let mut queue = EventQueue::default();
-        for (id, flow) in flows.iter().enumerate() {
-            queue.schedule(flow.start, Event::FlowStart(id as u32));
-        }
+        let flow_starts = FlowStarts::new(
+            flows.len() as u32,
+            |id| flows[id as usize].start,
+            &mut queue,
+        );
         let workloads = Workloads::new(scenario, &links, flows.len() as u32, &mut queue);
         let interval = scenario.output.interval;
         queue.schedule(SimTime::ZERO + interval, Event::Sample);
@@ -430,6 +480,9 @@ impl Simulation {
             flow_groups: scenario.flows.clone(),
             data_drops_after_window_start: Vec::new(),
             link_pool: LinkPool::default(),
+            names: Names::default(),
+            flow_starts,
+            give_back_heap: None,
             pool_links: true,
             close_when_idle: true,
         };
@@ -443,11 +496,22 @@ impl Simulation {
         simulation
     }
 
+    /// Have `finish` call `give_back` once the network, which nothing reads any more, is
+    /// gone and before the results are made: with glibc, `malloc_trim`, which gives back the
+    /// pages of the heap that the links' rings, the running flows' endpoints and the event
+    /// queue left free (only the heap's top is given back by `free`). At 100 000 idle flows
+    /// about 5 MB, under the results (docs/performance.md, "Memory per idle flow"). The
+    /// library does not call the allocator itself: the caller knows which one it is.
+    pub fn give_back_heap_with(mut self, give_back: fn()) -> Self {
+        self.give_back_heap = Some(give_back);
+        self
+    }
+
     /// The links where a flow's `drop` list forces drops.
     fn forced_drop_links(&self) -> Vec<u32> {
         self.flows
             .iter()
-            .filter(|f| !f.drop.is_empty())
+            .filter(|f| f.drop.is_some())
             .map(|f| f.drop_link)
             .collect()
     }
@@ -640,6 +704,9 @@ impl Simulation {
     #[cold]
     #[inline(never)]
     fn on_flow_start(&mut self, id: u32) {
+        let flows = &self.flows;
+        let start = |id: u32| flows[id as usize].start;
+        self.flow_starts.started(id, start, &mut self.queue);
         let flow = &mut self.flows[id as usize];
         flow.started = true;
         if flow.udp.is_some() {
@@ -780,7 +847,8 @@ impl Simulation {
                 #[cfg(debug_assertions)]
                 {
                     let cwnd = sender.cc().cwnd();
-                    assert!(cwnd >= flow.mss, "flow {id}: cwnd {cwnd} below one MSS");
+                    let mss = self.flow_groups[flow.group as usize].mss;
+                    assert!(cwnd >= mss, "flow {id}: cwnd {cwnd} below one MSS");
                 }
                 self.after_sender(id);
                 if self.sharing.is_some() {
@@ -955,8 +1023,7 @@ impl Simulation {
         let admission = if link == flow.drop_link
             && packet.kind == PacketKind::Data
             && !packet.retransmission
-            && !flow.drop.is_empty()
-            && flow.drop.binary_search(&(packet.seq / flow.mss)).is_ok()
+            && flow.drop.as_ref().is_some_and(|drop| drop.has(packet))
         {
             self.links[link as usize].force_drop()
         } else {
@@ -1108,7 +1175,15 @@ impl Simulation {
             return;
         };
         if let Some(at) = running.rto.set(Some(deadline)) {
-            self.queue.schedule(at, Event::RetransmissionTimer(id));
+            // An event after the run's end would never run: not scheduled, it takes no room
+            // in the queue. (A flow's first timer, 1 s after its start, is past the end for
+            // every flow of the last second: at 100 000 one-segment flows, most of the
+            // queue's entries at the run's end; docs/performance.md, "Memory per idle flow".)
+            // The slot stays armed as if it had been, and the events that are scheduled keep
+            // their order: their insertion numbers keep the order in which they came.
+            if at <= self.end {
+                self.queue.schedule(at, Event::RetransmissionTimer(id));
+            }
         }
         arm_send_timer(running, &mut self.queue, id);
     }
@@ -1169,7 +1244,8 @@ impl Simulation {
         // the network (a late duplicate could still reach them) and no timer is armed;
         // until then they give back their empty buffers.
         let plain = flow.is_plain(self.sharing.as_deref(), id);
-        let closed = plain && flow.in_flight() == Some(0) && flow.endpoints.close_if_done();
+        let closed =
+            plain && flow.in_flight() == Some(0) && flow.endpoints.close_if_done(&mut self.names);
         if !closed {
             let running = flow.endpoints.get();
             running.sender.release_idle_buffers();
@@ -1208,7 +1284,7 @@ impl Simulation {
                     )
                 },
                 // Only plain flows close, and they share no window.
-                Endpoints::Closed(closed) => closed.sample(self.now, id as u32),
+                Endpoints::Closed(closed) => closed.sample(self.now, id as u32, &self.names),
                 Endpoints::Pending => unreachable!("a started flow has its endpoints"),
             };
             sink.flow_sample(&sample);
@@ -1287,7 +1363,10 @@ impl Simulation {
             if sender.snd_una() > delivered {
                 return fail(format!("flow {id}: bytes acknowledged before they arrived"));
             }
-            if flow.size.is_some_and(|size| delivered > size) {
+            if flow
+                .size(&self.flow_groups)
+                .is_some_and(|size| delivered > size)
+            {
                 return fail(format!(
                     "flow {id}: more bytes delivered than the transfer holds"
                 ));
@@ -1369,7 +1448,7 @@ impl Simulation {
                 else {
                     unreachable!("endpoints_of makes running endpoints");
                 };
-                let closed = Closed::new(running.sender, running.receiver);
+                let closed = Closed::new(running.sender, running.receiver, &mut self.names);
                 flow.endpoints = Endpoints::Closed(Box::new(closed));
             }
         }
@@ -1386,17 +1465,21 @@ impl Simulation {
         drop(std::mem::take(&mut self.link_drops));
         drop(std::mem::take(&mut self.packet_log));
         drop(std::mem::take(&mut self.event_log));
+        if let Some(give_back) = self.give_back_heap {
+            give_back();
+        }
         // The flows are consumed here: their histograms move into the results instead of
         // being copied (a copy per flow is what 100 000 flows cannot afford). From the last
         // to the first, the flows' vector shrunk as it goes (a large vector is a mapping of
         // its own, whose freed tail the shrink unmaps), so that the results (512 B a flow)
-        // and the flows (184 B) do not exist whole side by side: that moment was the
+        // and the flows (128 B) do not exist whole side by side: that moment was the
         // process's peak (docs/performance.md, "Memory per idle flow").
         let mut flows = std::mem::take(&mut self.flows);
         let mut results = Vec::with_capacity(flows.len());
         while let Some(flow) = flows.pop() {
             let id = flows.len() as u32;
-            results.push(flow_result(id, flow));
+            let size = flow.size(&self.flow_groups);
+            results.push(flow_result(id, flow, size, &mut self.names));
             if flows.len().is_multiple_of(SHRINK_EVERY) {
                 flows.shrink_to_fit();
             }
@@ -1746,7 +1829,7 @@ mod tests {
         let Endpoints::Closed(closed) = &simulation.flows[0].endpoints else {
             panic!("flow 0 is folded at the 100 ms tick");
         };
-        assert_eq!(closed.sample(t, 0), row);
+        assert_eq!(closed.sample(t, 0, &simulation.names), row);
         assert!(matches!(simulation.flows[1].endpoints, Endpoints::Pending));
         run_until(&mut simulation, 210);
         assert!(matches!(
@@ -1887,6 +1970,82 @@ mod tests {
             fewer += at_ticks - when_idle;
         }
         assert!(fewer > 0, "some flows were done between the ticks");
+    }
+
+    #[test]
+    fn a_flows_rare_parts_cost_it_a_pointer_each() {
+        // The `drop` list with its MSS and a workload slot's connection are boxed: a pointer
+        // each where they took 32 and 24 bytes, in every one of 100 000 flows; the size
+        // (16 bytes) is the group's, or the connection's.
+        let pointer = std::mem::size_of::<usize>();
+        assert_eq!(std::mem::size_of::<Option<Box<ForcedDrops>>>(), pointer);
+        assert_eq!(std::mem::size_of::<Option<Box<Incarnation>>>(), pointer);
+        assert!(std::mem::size_of::<Flow>() <= 184 - 24 - 16 - 16);
+    }
+
+    #[test]
+    fn a_drop_list_drops_the_listed_segments_by_their_index() {
+        let scenario = two_short_flows("reno", "drop = [0, 3]");
+        let group = &scenario.flows[1];
+        let drops = ForcedDrops::of(group).expect("the group has a drop list");
+        let segment = |index: u64| Packet::test_data(1040, index * group.mss);
+        let dropped: Vec<u64> = (0..6).filter(|&i| drops.has(&segment(i))).collect();
+        assert_eq!(dropped, [0, 3]);
+        assert!(ForcedDrops::of(&scenario.flows[0]).is_none());
+    }
+
+    #[test]
+    fn a_timer_due_after_the_end_takes_no_room_in_the_queue() {
+        // One 20-segment flow from 0 ms: right after its start its retransmission timer is
+        // armed, 1 s ahead (RFC 6298's initial RTO). In a 300 ms run that event would never
+        // run and is not in the queue; in a 2 s run it is. The rest is the same.
+        let pending_after_start = |duration: &str| {
+            let text = SHORT_RUN.replace("DURATION", duration);
+            let scenario = cclab_scenario::from_str("test.toml", &text, &[])
+                .expect("the test scenario is valid");
+            let mut simulation = Simulation::new(&scenario);
+            simulation.pool_access_links();
+            let (time, event) = simulation.queue.pop().expect("the flow's start");
+            assert_eq!((time, event), (SimTime::ZERO, Event::FlowStart(0)));
+            simulation.now = time;
+            simulation
+                .dispatch(event, &mut NullSink)
+                .expect("invariants hold");
+            assert!(simulation.flows[0].endpoints.get().rto.armed());
+            simulation.queue.len()
+        };
+        assert_eq!(pending_after_start("300ms") + 1, pending_after_start("2s"));
+    }
+
+    const SHORT_RUN: &str = r#"
+        duration = "DURATION"
+        [topology]
+        bottleneck = { rate = "100Mbps", delay = "4ms", buffer = 100 }
+        access = { rate = "1Gbps", delay = "500us" }
+        [[flows]]
+        cc = "cubic"
+        size = "28960B"
+    "#;
+
+    #[test]
+    fn finish_gives_the_heap_back_once_with_the_callers_function() {
+        static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        fn count_call() {
+            CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
+        let scenario =
+            cclab_scenario::from_str("test.toml", &SHORT_RUN.replace("DURATION", "100ms"), &[])
+                .expect("the test scenario is valid");
+        let plain = Simulation::new(&scenario)
+            .run(&mut NullSink, &mut |_| {})
+            .expect("invariants hold");
+        assert_eq!(CALLS.load(std::sync::atomic::Ordering::Relaxed), 0);
+        let giving_back = Simulation::new(&scenario)
+            .give_back_heap_with(count_call)
+            .run(&mut NullSink, &mut |_| {})
+            .expect("invariants hold");
+        assert_eq!(CALLS.load(std::sync::atomic::Ordering::Relaxed), 1);
+        assert_eq!(giving_back, plain);
     }
 
     #[test]

@@ -83,14 +83,14 @@ fn the_handshake_adds_one_round_trip_and_the_fin_its_way_back() {
         first(&sink, PacketEventKind::Send),
         SimTime::ZERO + syn_round_trip()
     );
-    assert_eq!(opened.handshake, Some(syn_round_trip()));
+    assert_eq!(opened.handshake_time(), Some(syn_round_trip()));
     assert_eq!(
         last(&sink, PacketEventKind::Receive),
         last(&plain_sink, PacketEventKind::Receive) + syn_round_trip()
     );
     assert_eq!(fct(&opened), fct(&plain) + syn_round_trip() + one_way(52));
     // Without the handshake nothing of it shows.
-    assert_eq!(plain.handshake, None);
+    assert_eq!(plain.handshake_time(), None);
     assert!(
         plain_sink
             .packets
@@ -142,11 +142,11 @@ fn a_lost_syn_delays_the_flow_by_the_initial_rto() {
         ]
     );
     assert_eq!(
-        lost.handshake,
+        lost.handshake_time(),
         Some(SimDuration::from_secs(1) + syn_round_trip())
     );
     assert_eq!(fct(&lost), fct(&once) + SimDuration::from_secs(1));
-    assert_eq!((lost.syn_drops, lost.drops, lost.timeouts), (1, 0, 0));
+    assert_eq!((lost.syn_drops(), lost.drops, lost.timeouts), (1, 0, 0));
 }
 
 #[test]
@@ -158,7 +158,7 @@ fn two_lost_syns_back_off_and_start_from_one_segment() {
     let third = SimTime::ZERO + SimDuration::from_secs(3);
     assert_eq!(last(&sink, PacketEventKind::Syn), third);
     assert_eq!(
-        flow.handshake,
+        flow.handshake_time(),
         Some(SimDuration::from_secs(3) + syn_round_trip())
     );
     let first_ack = first(&sink, PacketEventKind::Ack);

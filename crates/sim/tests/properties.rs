@@ -131,7 +131,7 @@ fn check_accounting(result: &RunResult, sink: &MemorySink) -> Result<(), TestCas
                     "flow {}: beyond its size",
                     flow.id
                 );
-                if flow.handshake.is_some() {
+                if flow.handshake_time().is_some() {
                     // Complete when the sender's FIN is acknowledged: after the receiver
                     // has every byte, the receiver's FIN may still be on its way at the end.
                     prop_assert!(
@@ -239,11 +239,11 @@ fn check_links(result: &RunResult, case: &RandomScenario) -> Result<(), TestCase
         .iter()
         .map(|f| {
             f.drops
-                + f.syn_drops
+                + f.syn_drops()
                 + if case.ack_drops_unreported {
                     0
                 } else {
-                    f.ack_drops + f.syn_ack_drops
+                    f.ack_drops + f.syn_ack_drops()
                 }
         })
         .sum();

@@ -205,6 +205,7 @@ pub fn run(
         None => &mut no_pcap,
     };
     let result = Simulation::new(&scenario)
+        .give_back_heap_with(give_back_free_heap)
         .run(
             &mut Tee(&mut sink, &mut Tee(pcap_sink, &mut rates)),
             &mut progress,

@@ -244,8 +244,6 @@ impl UdpSource {
             min_rtt: None,
             completed_at: None,
             handshake: None,
-            syn_drops: 0,
-            syn_ack_drops: 0,
             drops,
             ack_drops: 0,
             rtt: Histogram::default(),

@@ -80,6 +80,8 @@ pub(crate) struct Incarnation {
     /// Index into the simulation's workloads.
     pub(crate) workload: u32,
     pub(crate) arrival: u64,
+    /// The bytes it transfers.
+    pub(crate) size: u64,
     /// Index of its slot among the workload's.
     pub(crate) slot: u32,
     /// The receiver has every byte and the flow is recorded.
@@ -314,17 +316,22 @@ impl Simulation {
         // are ignored.
         flow.endpoints = crate::endpoints::Endpoints::running(sender, receiver);
         flow.start = now;
-        flow.size = Some(size);
         flow.data_drops = 0;
         flow.ack_drops = 0;
         flow.arrived = 0;
-        flow.incarnation = Some(Incarnation {
+        let incarnation = Incarnation {
             workload: index,
             arrival,
+            size,
             slot,
             finished: false,
             released: false,
-        });
+        };
+        // The slot's box, reused from one connection to the next.
+        match flow.incarnation.as_deref_mut() {
+            Some(current) => *current = incarnation,
+            None => flow.incarnation = Some(Box::new(incarnation)),
+        }
         flow.handshake = crate::simulation::handshake_of(&w.config, now);
         if flow.handshake.is_some() {
             self.open_connection(id);
@@ -362,13 +369,11 @@ impl Simulation {
         self.flows.push(Flow {
             group: w.group,
             start: self.now,
-            size: Some(1),
-            mss: w.config.mss,
             started: false,
             endpoints: crate::endpoints::Endpoints::running(sender, receiver),
             routes,
             drop_link: sender_up,
-            drop: Vec::new(),
+            drop: None,
             data_drops: 0,
             ack_drops: 0,
             arrived: 0,
@@ -478,7 +483,7 @@ impl Simulation {
     #[inline(never)]
     pub(crate) fn on_workload_packet_gone(&mut self, id: u32) {
         let flow = &self.flows[id as usize];
-        let mid_transfer = flow.incarnation.is_some_and(|i| !i.finished);
+        let mid_transfer = flow.incarnation.as_ref().is_some_and(|i| !i.finished);
         if mid_transfer && flow.completed_at().is_none() {
             return;
         }
@@ -508,7 +513,7 @@ impl Simulation {
             && let Some(done) = completed_at
         {
             incarnation.finished = true;
-            let size = flow.size.unwrap_or(0);
+            let size = incarnation.size;
             let finished = FinishedFlow {
                 group: w.group,
                 id: incarnation.arrival,
@@ -552,7 +557,7 @@ impl Simulation {
                 let partial: u64 = self.flows[first_slot..]
                     .iter()
                     .filter_map(|f| {
-                        let inc = f.incarnation?;
+                        let inc = f.incarnation.as_deref()?;
                         (inc.workload as usize == index && !inc.finished)
                             .then(|| f.endpoints.get_ref().receiver.delivered())
                     })
