@@ -122,6 +122,19 @@ pub struct RateSeries {
     end: Option<SimTime>,
     /// Per flow: the last bin boundary seen and the counters then (delivered, sent).
     anchors: Vec<Option<(SimTime, u64, u64)>>,
+    /// Once the run is over: every flow's bins, goodput then throughput, flow after flow,
+    /// out of the heap until [`RateSeries::repack_after_run`] makes the flows' blocks again.
+    packed: Option<PackedBins>,
+    /// Pack the bins when the run is over ([`RateSeries::pack_when_run_over`]).
+    pack_when_run_over: bool,
+}
+
+/// Every flow's bins in one vector, goodput then throughput, flow after flow, and how many
+/// each flow stored.
+#[derive(Clone, Debug)]
+struct PackedBins {
+    bins: Vec<f64>,
+    lengths: Vec<usize>,
 }
 
 impl RateSeries {
@@ -143,6 +156,8 @@ impl RateSeries {
             flows: vec![FlowRates::default(); starts.len()],
             end: None,
             anchors,
+            packed: None,
+            pack_when_run_over: false,
         }
     }
 
@@ -169,23 +184,41 @@ impl RateSeries {
     /// together, then made again one after the other, they take a few pages. The bins'
     /// values, and so everything read from them, are unchanged.
     pub fn repack_after_run(&mut self, give_back: impl FnOnce()) {
-        let stored: usize = self.flows.iter().map(|f| f.goodput_bps.len()).sum();
-        let mut packed = Vec::with_capacity(2 * stored);
-        let mut lengths = Vec::with_capacity(self.flows.len());
-        for f in &mut self.flows {
-            lengths.push(f.goodput_bps.len());
-            packed.extend(std::mem::take(&mut f.goodput_bps));
-            packed.extend(std::mem::take(&mut f.throughput_bps));
-        }
+        let packed = match self.packed.take() {
+            Some(packed) => packed,
+            None => self.pack(),
+        };
         give_back();
-        let mut rest = packed.as_slice();
-        for (f, n) in self.flows.iter_mut().zip(lengths) {
+        let mut rest = packed.bins.as_slice();
+        for (f, n) in self.flows.iter_mut().zip(packed.lengths) {
             let (goodput, after) = rest.split_at(n);
             let (throughput, after) = after.split_at(n);
             f.goodput_bps = goodput.to_vec();
             f.throughput_bps = throughput.to_vec();
             rest = after;
         }
+    }
+
+    /// Move the bins out of the heap when the run is over, before the simulation makes its
+    /// results: the bins' small blocks then no longer keep the pages of the flows' freed
+    /// records resident while the results are made (docs/performance.md, "Memory per idle
+    /// flow"). Nothing may read the bins after that until [`RateSeries::repack_after_run`].
+    pub fn pack_when_run_over(&mut self) {
+        self.pack_when_run_over = true;
+    }
+
+    /// Every flow's bins moved into one vector (a mapping of its own at 100 000 flows),
+    /// their blocks freed; each flow keeps how many it stored.
+    fn pack(&mut self) -> PackedBins {
+        let stored: usize = self.flows.iter().map(|f| f.goodput_bps.len()).sum();
+        let mut bins = Vec::with_capacity(2 * stored);
+        let mut lengths = Vec::with_capacity(self.flows.len());
+        for f in &mut self.flows {
+            lengths.push(f.goodput_bps.len());
+            bins.extend(std::mem::take(&mut f.goodput_bps));
+            bins.extend(std::mem::take(&mut f.throughput_bps));
+        }
+        PackedBins { bins, lengths }
     }
 
     /// `rates.csv`: one row per flow and bin, by bin end time then flow. Streamed to a
@@ -282,6 +315,9 @@ impl TraceSink for RateSeries {
     /// (docs/performance.md, "Memory per idle flow").
     fn run_over(&mut self) {
         self.anchors = Vec::new();
+        if self.pack_when_run_over {
+            self.packed = Some(self.pack());
+        }
     }
 }
 
@@ -446,6 +482,26 @@ mod tests {
         assert_eq!(repacked.flows, r.flows);
         assert_eq!(repacked.flows[1].goodput_bps.capacity(), 4);
         assert_eq!(read(&repacked, "repacked"), counted);
+        // Packed when the run is over (`cclab run`): no flow holds a block of bins until the
+        // repack, which makes the same bins as a repack of the bins in place.
+        let mut packed_at_end = r.clone();
+        packed_at_end.pack_when_run_over();
+        packed_at_end.run_over();
+        assert!(
+            packed_at_end
+                .flows
+                .iter()
+                .all(|f| f.goodput_bps.capacity() == 0 && f.throughput_bps.capacity() == 0)
+        );
+        packed_at_end.repack_after_run(|| given_back += 1);
+        assert_eq!(given_back, 2);
+        assert_eq!(packed_at_end.flows, r.flows);
+        assert_eq!(read(&packed_at_end, "packed"), counted);
+        // Without being asked, the run's end leaves the bins where they are (sweeps read
+        // them without a repack).
+        let mut left = r.clone();
+        left.run_over();
+        assert_eq!(left.flows, r.flows);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -296,6 +296,12 @@ fn flow_counters(flow: &Flow) -> FlowCounters {
 /// How many flows `finish` turns into results between two shrinks of the flows' vector.
 const SHRINK_EVERY: usize = 2048;
 
+/// How often `finish` gives the freed heap back while it makes the results: the flows'
+/// records, freed from the last flow to the first, otherwise keep their pages resident
+/// beside the results (docs/performance.md, "Memory per idle flow"). Each give-back walks
+/// the heap's free lists, so not at every shrink.
+const GIVE_BACK_EVERY: usize = 8 * SHRINK_EVERY;
+
 /// The result of flow `id` of `size` bytes, consumed: its endpoints were made or folded by
 /// `finish`, with their names in `names`.
 fn flow_result(id: u32, mut flow: Flow, size: Option<u64>, names: &mut Names) -> FlowResult {
@@ -1483,6 +1489,12 @@ impl Simulation {
             if flows.len().is_multiple_of(SHRINK_EVERY) {
                 flows.shrink_to_fit();
             }
+            if !flows.is_empty()
+                && flows.len().is_multiple_of(GIVE_BACK_EVERY)
+                && let Some(give_back) = self.give_back_heap
+            {
+                give_back();
+            }
         }
         results.reverse();
         let flows = results;
@@ -2051,10 +2063,15 @@ mod tests {
     #[test]
     fn finish_gives_every_flows_result_in_order() {
         // More flows than `finish` turns into results between two shrinks of the flows'
-        // vector, which it empties from the last: each result is its own flow's (its id,
-        // its jittered start), in the flows' order, and every one-segment flow has
-        // delivered its segment.
-        let count = 2 * SHRINK_EVERY + 5;
+        // vector, which it empties from the last, and between two give-backs of the heap:
+        // each result is its own flow's (its id, its jittered start), in the flows' order,
+        // and every one-segment flow has delivered its segment. The heap is given back once
+        // before the results and once when `GIVE_BACK_EVERY` flows are left.
+        static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        fn count_call() {
+            CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
+        let count = GIVE_BACK_EVERY + 5;
         let text = format!(
             r#"
             duration = "200ms"
@@ -2072,11 +2089,12 @@ mod tests {
         );
         let scenario =
             cclab_scenario::from_str("test.toml", &text, &[]).expect("the test scenario is valid");
-        let simulation = Simulation::new(&scenario);
+        let simulation = Simulation::new(&scenario).give_back_heap_with(count_call);
         let starts: Vec<SimTime> = simulation.flows.iter().map(|f| f.start).collect();
         let result = simulation
             .run(&mut NullSink, &mut |_| {})
             .expect("invariants hold");
+        assert_eq!(CALLS.load(std::sync::atomic::Ordering::Relaxed), 2);
         assert_eq!(result.flows.len(), count);
         for (id, flow) in result.flows.iter().enumerate() {
             assert_eq!((flow.id, flow.start), (id as u32, starts[id]));

@@ -174,9 +174,14 @@ pub fn run(
     let mut pcap = PcapSink::create(&work, &scenario)
         .with_context(|| format!("cannot write pcap files in {}", work.display()))
         .map_err(failed)?;
-    let mut rates = RateSeries::for_scenario(&scenario);
-
     let started = Instant::now();
+    let simulation = Simulation::new(&scenario).give_back_heap_with(give_back_free_heap);
+    // The rate series (about 100 B a flow) is made after the network: `Simulation::new`
+    // holds every flow's four access links until the link pool takes them out, one of the
+    // run's two highest moments with 100 000 flows (docs/performance.md, "Memory per idle
+    // flow"). Its bins are packed out of the heap when the run is over, before the results.
+    let mut rates = RateSeries::for_scenario(&scenario);
+    rates.pack_when_run_over();
     let total_ns = scenario.duration.as_nanos();
     let show_progress = !quiet && std::io::stderr().is_terminal();
     let mut bar: Option<ProgressBar> = None;
@@ -204,8 +209,7 @@ pub fn run(
         Some(p) => p,
         None => &mut no_pcap,
     };
-    let result = Simulation::new(&scenario)
-        .give_back_heap_with(give_back_free_heap)
+    let result = simulation
         .run(
             &mut Tee(&mut sink, &mut Tee(pcap_sink, &mut rates)),
             &mut progress,
