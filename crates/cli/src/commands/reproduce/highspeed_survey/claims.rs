@@ -104,7 +104,7 @@ pub fn rtt(c: &Curves) -> Vec<Comparison> {
         0.85,
         c.at("htcp", 512.0),
         UTILIZATION_TOLERANCE,
-        "see the discussion",
+        "with a 1 BDP buffer the RTT doubles while the queue fills, so H-TCP's adaptive backoff (RTT_min/RTT_max) is 0.5 and its window after a loss is the pipe: the link stays busy at 512 ms as at every RTT; see the discussion",
     )];
     // "除了Hybla之外，其余各类TCP协议的带宽利用率均呈下降趋势": all but Hybla fall.
     let others: Vec<&str> = c.names().into_iter().filter(|cc| *cc != "hybla").collect();
