@@ -208,7 +208,7 @@ impl RateSeries {
     }
 
     /// Every flow's bins moved into one vector (a mapping of its own at 100 000 flows),
-    /// their blocks freed; each flow keeps how many it stored.
+    /// their blocks freed, with how many each flow stored.
     fn pack(&mut self) -> PackedBins {
         let stored: usize = self.flows.iter().map(|f| f.goodput_bps.len()).sum();
         let mut bins = Vec::with_capacity(2 * stored);
