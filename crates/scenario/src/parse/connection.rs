@@ -105,12 +105,12 @@ pub(super) fn sysctl_sizes(
     key: &str,
     example: &str,
 ) -> Result<Option<[u64; 3]>, ScenarioError> {
-    let form = format!(
-        "must be three sizes [min, default, max] in bytes, as net.ipv4.{key}, e.g. {example}"
-    );
     let Some(value) = section.get(key) else {
         return Ok(None);
     };
+    let form = format!(
+        "must be three sizes [min, default, max] in bytes, as net.ipv4.{key}, e.g. {example}"
+    );
     let Value::Array(values) = value else {
         return Err(section.invalid(key, &form));
     };

@@ -43,7 +43,7 @@ use cclab_cc::{SimDuration, SimTime};
 use cclab_scenario::{ScalingRatio, TcpRmem};
 
 /// `TCP_DEFAULT_SCALING_RATIO`: the ratio until the first segment is measured.
-const DEFAULT_RATIO: u64 = ScalingRatio::LINUX_DEFAULT.0 as u64;
+const DEFAULT_RATIO: u8 = ScalingRatio::LINUX_DEFAULT.0;
 
 /// Linux `net.core.rmem_max` default (`SK_RMEM_MAX` on 64-bit): `tcp_select_initial_window`
 /// sizes the window scale for the larger of it and `tcp_rmem[2]`.
@@ -67,8 +67,8 @@ const MIN_MSS: u64 = 88;
 
 /// Window a buffer of `space` bytes allows at `ratio` 256ths (`__tcp_win_from_space`:
 /// space × ratio >> `TCP_RMEM_TO_WIN_SCALE`).
-fn win_from_space(space: u64, ratio: u64) -> u64 {
-    (space * ratio) >> 8
+fn win_from_space(space: u64, ratio: u8) -> u64 {
+    (space * u64::from(ratio)) >> 8
 }
 
 /// The largest window the 16-bit field carries at window scale `scale` (Linux sets
@@ -79,8 +79,8 @@ fn largest_window(scale: u32) -> u64 {
 
 /// Buffer a window of `window` bytes needs at `ratio` 256ths (`tcp_space_from_win`:
 /// (window << `TCP_RMEM_TO_WIN_SCALE`) / ratio).
-fn space_from_win(window: u64, ratio: u64) -> u64 {
-    (window << 8) / ratio
+fn space_from_win(window: u64, ratio: u8) -> u64 {
+    (window << 8) / u64::from(ratio)
 }
 
 /// The window scale a receiver with the buffer sizes `rmem` announces
@@ -110,9 +110,10 @@ pub struct ReceiveWindow {
     /// `rcv_ssthresh`: the window advertised, growing towards the clamp.
     advertised: u64,
     /// `scaling_ratio` now, in 256ths, and the receiving host's, which it becomes at the
-    /// first segment longer than `rcv_mss`.
-    ratio: u64,
-    host_ratio: u64,
+    /// first segment longer than `rcv_mss` (Linux's `u8`: they sit in the padding after
+    /// `scale`).
+    ratio: u8,
+    host_ratio: u8,
     /// `icsk_ack.rcv_mss`: the receiver's estimate of the sender's MSS.
     rcv_mss: u64,
     /// `rcvq_space`: the largest per-RTT read so far, and where and when the current
@@ -141,7 +142,7 @@ impl ReceiveWindow {
             clamp,
             advertised,
             ratio: DEFAULT_RATIO,
-            host_ratio: u64::from(host_ratio.0.max(1)),
+            host_ratio: host_ratio.0.max(1),
             // tcp_initialize_rcv_mss: min(advmss, rcv_wnd / 2, TCP_MSS_DEFAULT), at least
             // TCP_MIN_MSS.
             rcv_mss: mss.min(advertised / 2).clamp(MIN_MSS, MSS_DEFAULT),
@@ -211,9 +212,9 @@ impl ReceiveWindow {
     /// buffer at the new ratio (`tcp_set_window_clamp`; a lower clamp lowers
     /// `rcv_ssthresh`, a higher one leaves it, since `rcv_wnd` is no larger), and
     /// `rcvq_space` stays within it.
-    fn set_ratio(&mut self, ratio: u64) {
+    fn set_ratio(&mut self, ratio: u8) {
         self.ratio = ratio;
-        self.clamp = win_from_space(self.buffer, ratio).min(largest_window(self.scale));
+        self.set_clamp();
         // The model keeps at least a segment open (Linux's clamp floor is
         // SOCK_MIN_RCVBUF / 2, above one segment of the usual MSS).
         self.advertised = self.advertised.min(self.clamp).max(self.mss);
@@ -249,8 +250,14 @@ impl ReceiveWindow {
         let buffer = space_from_win(rcvwin, self.ratio).min(self.max_buffer);
         if buffer > self.buffer {
             self.buffer = buffer;
-            self.clamp = win_from_space(buffer, self.ratio).min(largest_window(self.scale));
+            self.set_clamp();
         }
+    }
+
+    /// `window_clamp`: the window of the buffer at the ratio now, within what the window
+    /// field carries.
+    fn set_clamp(&mut self) {
+        self.clamp = win_from_space(self.buffer, self.ratio).min(largest_window(self.scale));
     }
 
     /// `tcp_rcv_rtt_measure`: the time one advertised window takes to arrive; the smallest

@@ -442,6 +442,13 @@ impl Sender {
         Some((bps as u64).max(1))
     }
 
+    /// The pacing rate Linux keeps whether or not it paces (TCP Small Queues' limit, the
+    /// TSO size goal): the controller's, else [`Self::default_pacing_rate`].
+    fn kept_pacing_rate(&self) -> Option<u64> {
+        self.controller_pacing_rate()
+            .or_else(|| self.default_pacing_rate())
+    }
+
     /// The application starts (or the flow is created at `now`).
     pub fn start(&mut self, now: SimTime, out: &mut Vec<Packet>) {
         self.next_send_time = now;

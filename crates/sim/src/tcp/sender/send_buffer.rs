@@ -210,7 +210,7 @@ impl Sender {
             return;
         }
         let window = self.window();
-        if self.data_end >= self.app_end || self.pipe() >= window {
+        if !self.is_buffer_limited() || self.pipe() >= window {
             return;
         }
         let target = sndbuf_expand_target(window, self.cc.sndbuf_expand(), self.config.mss);
@@ -234,19 +234,19 @@ impl Sender {
     /// `bbr_tso_segs_goal`); a full 64 KiB GSO packet before there is a rate. (Linux adds
     /// `gso_max_size >> (min_rtt_us >> 9)` to the bytes, nothing at RTTs above 16 ms.)
     fn skb_payload(&self) -> u64 {
-        let rate = self
-            .pacing_rate()
-            .or_else(|| self.default_pacing_rate())
-            .unwrap_or(u64::MAX / 2);
+        let rate = self.kept_pacing_rate().unwrap_or(u64::MAX / 2);
         tso_packet(rate, self.config.mss)
     }
 
     /// The end of the data the application has written and the buffer holds: what
     /// `data_end` is, given the application's own end `app_end`.
     pub(super) fn buffered_data_end(&self, current: u64) -> u64 {
-        let Some(buffer) = self.buffer_payload() else {
-            return self.app_end;
-        };
+        self.buffer_payload()
+            .map_or(self.app_end, |buffer| self.held_data_end(buffer, current))
+    }
+
+    /// [`Self::buffered_data_end`] for a buffer that holds `buffer` bytes of payload.
+    fn held_data_end(&self, buffer: u64, current: u64) -> u64 {
         let snd_una = self.board.snd_una();
         let queued = current.saturating_sub(snd_una);
         // `sk_stream_min_wspace`: the writer wakes when free = buffer − queued ≥ queued / 2.
@@ -258,7 +258,8 @@ impl Sender {
     }
 
     /// After an ACK moved `snd_una` at `now`: the writer refills the buffer if it may.
-    /// The test for a buffer at all is inlined into the ACK paths: most flows have none, and
+    /// The test for a buffer at all is inlined into the ACK paths: most flows have none (all
+    /// of `stack = "linux"`'s have one), and
     /// the call out of line cost them about 18 instructions per ACK, nearly all of them the
     /// saving and restoring of registers that the refill needs (callgrind, docs/performance.md).
     #[inline(always)]
@@ -272,15 +273,15 @@ impl Sender {
     fn refill_held_send_buffer(&mut self, now: SimTime) {
         // `tcp_new_space` grows an auto-tuned buffer before it wakes the writer.
         self.expand_sndbuf();
+        let Some(buffer) = self.buffer_payload() else {
+            return;
+        };
         let before = self.data_end;
-        let held = self.buffered_data_end(before);
+        let held = self.held_data_end(buffer, before);
         if held <= before {
             return;
         }
         // Awake: the writer's data that TCP sends at once does not count against the buffer.
-        let buffer = self
-            .buffer_payload()
-            .expect("the writer is held only by a send buffer");
         let end = woken_writer_end(self.board.snd_una(), buffer, self.sent_at_once_end(now));
         self.data_end = held.max(end.min(self.app_end));
         self.app_limited_after = self.woken_writer_finds_flight_app_limited(now, before);
@@ -313,10 +314,7 @@ impl Sender {
             Some(host) => {
                 // The NIC takes packets while its backlog is within the limit: the limit's
                 // worth of wire packets and one more.
-                let rate = self
-                    .controller_pacing_rate()
-                    .or_else(|| self.default_pacing_rate());
-                (host.limit(rate) / (mss + self.config.header_bytes) + 1) * mss
+                (host.limit(self.kept_pacing_rate()) / (mss + self.config.header_bytes) + 1) * mss
             }
         };
         let at_once = window_room.min(peer_room).min(paced).min(small_queues);

@@ -159,10 +159,7 @@ impl Sender {
     #[inline(never)]
     fn small_queues_limit_hold(&self, now: SimTime, retransmission: bool) -> Option<SimTime> {
         let host = self.small_queues.as_ref()?;
-        let rate = self
-            .controller_pacing_rate()
-            .or_else(|| self.default_pacing_rate());
-        let limit = host.limit(rate) << u32::from(retransmission);
+        let limit = host.limit(self.kept_pacing_rate()) << u32::from(retransmission);
         host.blocked_until(now, host.time_to_send(limit))
     }
 
