@@ -138,6 +138,12 @@ struct RunBins {
     share_bps: f64,
 }
 
+/// One run's convergence time by the report's definition (the comparisons' rows), from its
+/// kept `rates.csv` with the run's own rate bin and convergence window.
+pub(super) fn reports_time(data: &Studies, s: &Sample) -> anyhow::Result<Option<f64>> {
+    Ok(run_bins(data, s)?.time(&DEFINITIONS[REPORTS]))
+}
+
 fn run_bins(data: &Studies, s: &Sample) -> anyhow::Result<RunBins> {
     let need = |column: &str| {
         metric(&s.row, column).ok_or_else(|| anyhow::anyhow!("{}: no {column}", s.study))
@@ -366,7 +372,7 @@ fn probe_rtt_evidence(
         outside_in_episode: 0,
         pacing_after: Vec::new(),
     };
-    let band = Band::EqualSplit { tolerance: 0.2 };
+    let band = DEFINITIONS[REPORTS].band(0.0);
     for s in samples.iter().filter(|s| s.path == path && s.cc == "bbr") {
         let run = run_bins(data, s)?;
         let duration = metric(&s.row, "duration_s")
@@ -380,8 +386,8 @@ fn probe_rtt_evidence(
             continue;
         };
         e.joiner_first.push(joiner_first - run.start);
-        e.first_entry.push(run.time(&DEFINITIONS[2]));
-        e.until_end.push(run.time(&DEFINITIONS[0]));
+        e.first_entry.push(run.time(&DEFINITIONS[FIRST_ENTRY]));
+        e.until_end.push(run.time(&DEFINITIONS[REPORTS]));
         if let Some((_, _, end)) = episodes.last() {
             e.last_episode_end.push(end - run.start);
         }
@@ -473,7 +479,7 @@ fn loss_evidence(
         if let Some(share) = run.final_share(5.0) {
             e.final_share.push(share);
         }
-        if run.time(&DEFINITIONS[0]).is_some() {
+        if run.time(&DEFINITIONS[REPORTS]).is_some() {
             e.converged += 1;
         }
     }

@@ -9,11 +9,8 @@ use cclab_analysis::plot::sweep::{SweepChart, SweepSeries, XAxis};
 use super::super::{Comparison, Report, Studies, Verdict, metric, param};
 use super::MODULES;
 use super::claims::{excess_over_mean_of_others, fastest_first, gap_below_lowest_other};
-use super::convergence::{Band, Rule, convergence_time};
 use super::convergence_causes;
-use super::data::{
-    Path, Sample, Stat, by_path_cc, column, paired_throughput, testbed, testbed_part,
-};
+use super::data::{Path, Sample, Stat, by_path_cc, column, testbed, testbed_part};
 
 /// Per (path, module) statistics.
 type Grid = BTreeMap<(Path, String), Stat>;
@@ -557,34 +554,12 @@ fn convergence_times(
         .collect()
 }
 
-/// One run's convergence to an equal split (the report's definition, convergence.rs) from
-/// its kept `rates.csv`, with the run's own rate bin and convergence window and ±20 %, as
-/// the summary's convergence time uses.
-fn equal_split_time(data: &Studies, s: &Sample) -> anyhow::Result<Option<f64>> {
-    let start = metric(&s.row, "flows.1.start_s")
-        .ok_or_else(|| anyhow::anyhow!("{}: no flows.1.start_s", s.study))?;
-    let width = metric(&s.row, "window.rate_interval_s")
-        .ok_or_else(|| anyhow::anyhow!("{}: no window.rate_interval_s", s.study))?;
-    let window = metric(&s.row, "window.convergence_window_s")
-        .ok_or_else(|| anyhow::anyhow!("{}: no window.convergence_window_s", s.study))?;
-    let bins = paired_throughput(&data.run_dir(&s.study, &s.row), 1, 0)?;
-    let per_window = (window / width).round().max(1.0) as usize;
-    Ok(convergence_time(
-        &bins,
-        start,
-        width,
-        per_window,
-        Band::EqualSplit { tolerance: 0.2 },
-        Rule::UntilEnd,
-    ))
-}
-
 fn convergence(data: &Studies, report: &mut Report) -> anyhow::Result<()> {
     let samples = testbed(data, "convergence")?;
     let modules = modules_of(&samples);
     let mut equal = BTreeMap::new();
     for (i, s) in samples.iter().enumerate() {
-        equal.insert(i, equal_split_time(data, s)?);
+        equal.insert(i, convergence_causes::reports_time(data, s)?);
     }
     let index = |s: &Sample| samples.iter().position(|x| std::ptr::eq(x, s));
     let times = convergence_times(&samples, |s| index(s).and_then(|i| equal[&i]));

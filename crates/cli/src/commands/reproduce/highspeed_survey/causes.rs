@@ -16,6 +16,7 @@ use cclab_analysis::results::Row;
 
 use super::super::{Report, Studies, metric, param};
 use super::analysis::{delay_rtt, rtt_of_extra};
+use super::claims::largest_abs_a;
 use super::curves::{Curves, cell, display, millis, show};
 use super::verdicts::A_NEAR_ZERO;
 
@@ -219,18 +220,15 @@ impl Buffers {
             .map(|(_, c)| c)
     }
 
-    /// Each variant's largest |A| over x1's RTTs with `buffer`, smallest first.
+    /// Each variant's largest |A| over x1's RTTs with `buffer` (the claim's measure,
+    /// `claims::largest_abs_a`), smallest first.
     fn ranking(&self, buffer: &str) -> Vec<(String, f64)> {
         let mut ranked: Vec<(String, f64)> = self
             .at(buffer)
             .map(|c| {
-                c.names()
+                largest_abs_a(c)
                     .into_iter()
-                    .filter_map(|v| {
-                        let values: Vec<Option<f64>> =
-                            c.of(v).into_iter().map(|p| Some(p.1)).collect();
-                        Some((v.to_string(), largest_magnitude(&values)?))
-                    })
+                    .map(|(v, a)| (v.to_string(), a))
                     .collect()
             })
             .unwrap_or_default();
