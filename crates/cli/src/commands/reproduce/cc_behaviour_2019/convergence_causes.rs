@@ -538,7 +538,7 @@ fn bbr_trace(data: &Studies, sample: &Sample, label: &str) -> anyhow::Result<(Ti
     };
     // The incumbent's own bins before the join are not in the pair's bins; the chart starts
     // at the joiner's first window.
-    let markers = |flow: u64, i: usize, name: &str| Markers {
+    let markers = |flow: u32, i: usize, name: &str| Markers {
         label: name.to_string(),
         color: color(i),
         points: episodes

@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 
+use cclab_analysis::plot::data::{FlowSeries, flow_series, for_each_row, required};
 use cclab_analysis::results::Row;
 
 use super::super::{Studies, metric, param};
@@ -203,7 +204,7 @@ pub fn paired_throughput(
 #[derive(Clone, Debug, PartialEq)]
 pub struct Event {
     pub time: f64,
-    pub flow: u64,
+    pub flow: u32,
     pub event: String,
     pub from: String,
     pub to: String,
@@ -211,35 +212,31 @@ pub struct Event {
 
 /// The rows of a kept run's `events.csv`, in time order.
 pub fn read_events(run: &std::path::Path) -> anyhow::Result<Vec<Event>> {
-    let path = run.join("events.csv");
-    let text = std::fs::read_to_string(&path)
-        .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
     let mut events = Vec::new();
-    for line in text.lines().skip(1) {
-        let fields: Vec<&str> = line.split(',').collect();
-        let [time, flow, event, from, to, ..] = fields[..] else {
-            anyhow::bail!("{}: a row without five fields: {line}", path.display());
-        };
-        events.push(Event {
-            time: time
-                .parse()
-                .map_err(|_| anyhow::anyhow!("{}: not a time: {time}", path.display()))?,
-            flow: flow
-                .parse()
-                .map_err(|_| anyhow::anyhow!("{}: not a flow id: {flow}", path.display()))?,
-            event: event.to_string(),
-            from: from.to_string(),
-            to: to.to_string(),
-        });
-    }
+    for_each_row(
+        &run.join("events.csv"),
+        &["time_s", "flow", "event", "from", "to"],
+        |c| {
+            events.push(Event {
+                time: required(c[0])?,
+                flow: c[1]
+                    .parse()
+                    .map_err(|_| format!("`{}` is not a flow id", c[1]))?,
+                event: c[2].to_string(),
+                from: c[3].to_string(),
+                to: c[4].to_string(),
+            });
+            Ok(())
+        },
+    )?;
     Ok(events)
 }
 
 /// The ProbeRTT episodes of BBR flows among `events` (a `mode` row each time a controller's
 /// mode label changes): (flow, entered, left), in order of entry; an episode still running
 /// at the end leaves at `end`.
-pub fn probe_rtt_episodes(events: &[Event], end: f64) -> Vec<(u64, f64, f64)> {
-    let mut open: BTreeMap<u64, f64> = BTreeMap::new();
+pub fn probe_rtt_episodes(events: &[Event], end: f64) -> Vec<(u32, f64, f64)> {
+    let mut open: BTreeMap<u32, f64> = BTreeMap::new();
     let mut episodes = Vec::new();
     for e in events.iter().filter(|e| e.event == "mode") {
         if e.from == "probe_rtt"
@@ -258,44 +255,15 @@ pub fn probe_rtt_episodes(events: &[Event], end: f64) -> Vec<(u64, f64, f64)> {
 
 /// Each flow's pacing rate over time in a kept run's `timeseries.csv` (docs/outputs.md):
 /// (sample time, bit/s) per flow, in time order; unpaced samples (empty) are left out.
-pub fn pacing_rates(run: &std::path::Path) -> anyhow::Result<BTreeMap<u64, Vec<(f64, f64)>>> {
-    let path = run.join("timeseries.csv");
-    let text = std::fs::read_to_string(&path)
-        .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
-    let mut lines = text.lines();
-    let header: Vec<&str> = lines.next().unwrap_or("").split(',').collect();
-    let index = |name: &str| {
-        header
-            .iter()
-            .position(|h| *h == name)
-            .ok_or_else(|| anyhow::anyhow!("{}: no column {name}", path.display()))
-    };
-    let (time, flow, pacing) = (index("time_s")?, index("flow")?, index("pacing_rate_bps")?);
-    let mut out: BTreeMap<u64, Vec<(f64, f64)>> = BTreeMap::new();
-    for line in lines {
-        let fields: Vec<&str> = line.split(',').collect();
-        let field = |i: usize| {
-            fields
-                .get(i)
-                .copied()
-                .ok_or_else(|| anyhow::anyhow!("{}: a short row: {line}", path.display()))
-        };
-        let rate = field(pacing)?;
-        if rate.is_empty() {
-            continue;
-        }
-        let parse = |s: &str| -> anyhow::Result<f64> {
-            s.parse()
-                .map_err(|_| anyhow::anyhow!("{}: not a number: {s}", path.display()))
-        };
-        let id: u64 = field(flow)?
-            .parse()
-            .map_err(|_| anyhow::anyhow!("{}: not a flow id: {line}", path.display()))?;
-        out.entry(id)
-            .or_default()
-            .push((parse(field(time)?)?, parse(rate)?));
-    }
-    Ok(out)
+pub fn pacing_rates(run: &std::path::Path) -> anyhow::Result<FlowSeries> {
+    let everything = (f64::NEG_INFINITY, f64::INFINITY);
+    let mut series = flow_series(
+        &run.join("timeseries.csv"),
+        &["pacing_rate_bps"],
+        &[1.0],
+        everything,
+    )?;
+    Ok(series.remove(0))
 }
 
 /// The last sample at or before `time` of a series in time order.
