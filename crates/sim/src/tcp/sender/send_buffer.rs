@@ -50,12 +50,16 @@
 //!
 //! Linux counts the buffer in memory (`skb->truesize`), `send_buffer_accounting = "payload"`
 //! (the default) in payload bytes, `"truesize"` as Linux: each skb charges its payload and
-//! 832 bytes (`SKB_TRUESIZE_OVERHEAD`), and the writer fills skbs of the TSO size goal, so the
-//! buffer holds `size × goal / (goal + 832)` payload bytes: 2.5 % less than its size for
-//! BBR's 23-segment packets in STARTUP at 100 Mbit/s, 1.3 % for 45-segment ones. Not
-//! modelled: the skbs that loss recovery splits (`tcp_fragment` for each retransmission of
-//! part of an skb, 832 bytes more each), which took the kernel's Reno to 4–7 % over its
-//! payload (docs/model.md, "Send buffer").
+//! 832 bytes (`SKB_TRUESIZE_OVERHEAD`). Linux's writer fills skbs of `tcp_xmit_size_goal` (45
+//! segments), and TCP splits each into TSO/GSO packets of the pacing rate as it sends them
+//! (`tcp_tso_autosize`, `tso_fragment`: each packet sent is an skb of its own), so the model
+//! counts 832 bytes per such packet: the buffer holds `size × packet / (packet + 832)`
+//! payload bytes, 2.5 % less than its size for BBR's 23-segment packets in STARTUP at
+//! 100 Mbit/s. Not modelled: the write queue skb by skb (the unsent skbs of 45 segments,
+//! where the writer stops, the small skbs of slow start, 17–28 % over their payload early in
+//! a kernel Reno's), and the skbs that loss recovery splits (`tcp_fragment` for each
+//! retransmission of part of an skb, 832 bytes more each), which took the kernel's Reno to
+//! 4–7 % over its payload (docs/model.md, "Send buffer").
 
 use cclab_cc::SimTime;
 use cclab_scenario::{SendBufferAccounting, SendBufferSize};
@@ -228,11 +232,12 @@ impl Sender {
         Some(whole_segments(payload, self.config.mss))
     }
 
-    /// The payload of the skbs the writer fills: the TSO size goal (`tcp_xmit_size_goal`),
-    /// one TSO/GSO packet of the pacing rate, the controller's or Linux's default one, which
-    /// Linux keeps for autosizing whether or not it paces (`tcp_tso_autosize`; BBR's
-    /// `bbr_tso_segs_goal`); a full 64 KiB GSO packet before there is a rate. (Linux adds
-    /// `gso_max_size >> (min_rtt_us >> 9)` to the bytes, nothing at RTTs above 16 ms.)
+    /// The payload of the skbs the buffer is counted in: one TSO/GSO packet of the pacing
+    /// rate, as TCP splits the writer's skbs when it sends them (module comment), the
+    /// controller's or Linux's default rate, which Linux keeps for autosizing whether or not
+    /// it paces (`tcp_tso_autosize`; BBR's `bbr_tso_segs_goal`); a full 64 KiB GSO packet
+    /// before there is a rate. (Linux adds `gso_max_size >> (min_rtt_us >> 9)` to the bytes,
+    /// nothing at RTTs above 16 ms.)
     fn skb_payload(&self) -> u64 {
         let rate = self.kept_pacing_rate().unwrap_or(u64::MAX / 2);
         tso_packet(rate, self.config.mss)
