@@ -33,6 +33,10 @@ pub struct QueueSample {
 pub struct Fidelity {
     /// Per packet written, how long after its due time (ns), both directions.
     pub lateness_ns: Vec<u64>,
+    /// The packets written more than [`LATE_NS`] after their due time: (due time, lateness
+    /// in ns). After such a moment the emulator writes what it owes at once, a burst the
+    /// link would not have sent (output.rs: `late_episodes`).
+    pub late: Vec<(SimTime, u64)>,
     /// Forward direction: wire bytes written, and the first and last write (actual and due).
     pub forward_bytes: u64,
     pub first_write: Option<(SimTime, SimTime)>,
@@ -49,6 +53,21 @@ pub struct Fidelity {
     pub steal_fraction: Option<f64>,
     pub load_average: Option<f64>,
 }
+
+impl Fidelity {
+    /// A packet due at `due` was written at `at`.
+    fn record_lateness(&mut self, due: SimTime, at: SimTime) {
+        let late = at.saturating_since(due).as_nanos();
+        self.lateness_ns.push(late);
+        if late > LATE_NS {
+            self.late.push((due, late));
+        }
+    }
+}
+
+/// A write this late (1 ms, the keep-up bound of the 99th percentile) is recorded with its
+/// time in [`Fidelity::late`].
+pub const LATE_NS: u64 = 1_000_000;
 
 /// (steal, total) jiffies of all CPUs so far (proc(5): the `cpu` line of /proc/stat).
 pub fn cpu_jiffies() -> Option<(u64, u64)> {
@@ -268,9 +287,7 @@ impl Forwarder {
             if receiver.write(&bytes).is_err() {
                 fidelity.write_errors += 1;
             }
-            fidelity
-                .lateness_ns
-                .push(at.saturating_since(due).as_nanos());
+            fidelity.record_lateness(due, at);
             fidelity.forward_bytes += bytes.len() as u64;
             fidelity.first_write.get_or_insert((at, due));
             fidelity.last_write = Some((at, due));
@@ -281,9 +298,7 @@ impl Forwarder {
             if sender.write(&bytes).is_err() {
                 fidelity.write_errors += 1;
             }
-            fidelity
-                .lateness_ns
-                .push(at.saturating_since(due).as_nanos());
+            fidelity.record_lateness(due, at);
         });
     }
 

@@ -62,6 +62,12 @@ pub fn emulate(
             100.0 * fidelity.achieved_rate_bps / fidelity.scheduled_rate_bps.max(1.0),
         );
     }
+    if fidelity.kept_up && fidelity.late_share > cclab_emu::output::LATE_SHARE_WARNING {
+        eprintln!(
+            "warning: {:.2} % of the packets left more than 1 ms late (emulation.late_episodes in summary.json says when); the burst after such a moment can give the kernel a delivery-rate sample above the link's rate, which BBR keeps for ten rounds (docs/emulation.md)",
+            100.0 * fidelity.late_share
+        );
+    }
     if report.fidelity.ingress_drops > 0 {
         eprintln!(
             "warning: {} packets were lost in the TUN devices before the emulated links (the kernel sent faster than the emulator read); they count as losses of the path (docs/emulation.md)",
